@@ -1,0 +1,70 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Domain } from './domain/context.js';
+import { registerAuthentication } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import './http/fastify-types.js';
+import { registerJsonBody } from './http/json-body.js';
+import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed.js';
+import { registerOpenApi } from './http/openapi.js';
+import { requestIdFor } from './http/request-id.js';
+import { registerRequestLog } from './http/request-log.js';
+import { brainRoutes } from './http/routes/brains.js';
+import { edgeRoutes } from './http/routes/edges.js';
+import { healthRoutes } from './http/routes/health.js';
+import { snapshotRoutes } from './http/routes/snapshots.js';
+import { validatorCompiler } from './http/validation.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/store.js';
+import { VERSION } from './version.js';
+
+export const API_PREFIXES = ['/v1', '/api/v1'] as const;
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  config: Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'>;
+  /** A store to use instead of opening config.databaseUrl; the caller then owns closing it. */
+  store?: Store;
+  clock?: Clock;
+}
+
+/** Builds the whole HTTP application without listening: main.ts, the tests and the CLI share it. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const store = options.store ?? (await openStore(config.databaseUrl));
+  if (config.migrateOnStart) await store.migrate();
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // One line per request, written by registerRequestLog, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    genReqId: requestIdFor,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const domain: Domain = { store, clock: options.clock ?? systemClock };
+  app.decorate('domain', domain);
+  if (!options.store) app.addHook('onClose', async () => store.close());
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerJsonBody(app);
+  registerErrorHandling(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerAuthentication(app);
+  registerRequestLog(app);
+  const routes = trackRoutes(app);
+
+  await registerOpenApi(app, VERSION);
+  await app.register(healthRoutes);
+  for (const prefix of API_PREFIXES) {
+    await app.register(snapshotRoutes, { prefix });
+    await app.register(edgeRoutes, { prefix });
+    await app.register(brainRoutes, { prefix });
+  }
+  await app.register(async (scope) => registerMethodNotAllowed(scope, routes));
+  return app;
+}

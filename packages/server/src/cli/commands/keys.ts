@@ -1,0 +1,125 @@
+import { parseArgs } from 'node:util';
+import { issueApiKey, revokeApiKey, updateApiKeyLimits } from '../../domain/keys.js';
+import { PLANS, type Plan } from '../../model.js';
+import { positiveInteger, table, UsageError, type CliIo } from '../io.js';
+import { withDomain } from '../with-domain.js';
+
+function parsePlan(value: string | undefined): Plan | undefined {
+  if (value === undefined) return undefined;
+  if (!(PLANS as readonly string[]).includes(value)) throw new UsageError(`--plan must be one of: ${PLANS.join(', ')}`);
+  return value as Plan;
+}
+
+export async function keysCommand(args: string[], io: CliIo): Promise<void> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'create':
+      return createKey(rest, io);
+    case 'list':
+      return listKeys(rest, io);
+    case 'revoke':
+      return revokeKey(rest, io);
+    case 'update':
+      return updateKey(rest, io);
+    default:
+      throw new UsageError('usage: snapgraph keys create|list|revoke|update');
+  }
+}
+
+async function createKey(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      plan: { type: 'string', default: 'free' },
+      brain: { type: 'string' },
+      rpm: { type: 'string' },
+      burst: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const plan = parsePlan(values.plan) as Plan;
+  const rpm = positiveInteger('--rpm', values.rpm);
+  const burst = positiveInteger('--burst', values.burst);
+  const { key, record } = await withDomain((domain) =>
+    issueApiKey(domain, { plan, brainId: values.brain, rpm, burst }),
+  );
+  const summary = {
+    key,
+    key_id: record.id,
+    account_id: record.account_id,
+    brain_id: record.brain_id,
+    plan: record.plan,
+    rpm: record.rpm,
+    burst: record.burst,
+    prefix: record.prefix,
+    created_at: record.created_at,
+  };
+  if (values.json) {
+    io.out(JSON.stringify(summary));
+    return;
+  }
+  io.out('API key created. It is shown only this once: store it now.');
+  io.out('');
+  io.out(`  ${key}`);
+  io.out('');
+  io.out(
+    `key_id:     ${record.id}\naccount_id: ${record.account_id}\nbrain_id:   ${record.brain_id}\nplan:       ${record.plan}`,
+  );
+  if (record.rpm !== null || record.burst !== null)
+    io.out(`limits:     ${record.rpm ?? '-'} req/min, ${record.burst ?? '-'} req/s`);
+}
+
+async function listKeys(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { account: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const keys = await withDomain((domain) => domain.store.listApiKeys(values.account));
+  // Only the prefix is ever shown: the key itself was never stored.
+  const rows = keys.map(({ key_hash: _hash, ...rest }) => rest);
+  if (values.json) {
+    io.out(JSON.stringify(rows));
+    return;
+  }
+  if (rows.length === 0) {
+    io.out('No API keys. Create one with: snapgraph keys create --plan free');
+    return;
+  }
+  io.out(table(rows, ['id', 'prefix', 'plan', 'rpm', 'burst', 'account_id', 'brain_id', 'created_at', 'revoked_at']));
+}
+
+async function revokeKey(args: string[], io: CliIo): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const [keyId] = positionals;
+  if (!keyId) throw new UsageError('usage: snapgraph keys revoke <key_id>');
+  const record = await withDomain((domain) => revokeApiKey(domain, keyId));
+  io.out(`Revoked ${record.id} (${record.prefix}…) at ${record.revoked_at}`);
+}
+
+async function updateKey(args: string[], io: CliIo): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      plan: { type: 'string' },
+      rpm: { type: 'string' },
+      burst: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const [keyId] = positionals;
+  if (!keyId) throw new UsageError('usage: snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N]');
+  const record = await withDomain((domain) =>
+    updateApiKeyLimits(domain, keyId, {
+      plan: parsePlan(values.plan),
+      rpm: positiveInteger('--rpm', values.rpm),
+      burst: positiveInteger('--burst', values.burst),
+    }),
+  );
+  const { key_hash: _hash, ...shown } = record;
+  io.out(
+    values.json
+      ? JSON.stringify(shown)
+      : `Updated ${record.id}: plan ${record.plan}, rpm ${record.rpm ?? '-'}, burst ${record.burst ?? '-'}`,
+  );
+}

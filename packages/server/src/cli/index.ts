@@ -1,0 +1,67 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { AppError } from '../errors.js';
+import { startServer } from '../main.js';
+import { VERSION } from '../version.js';
+import { brainsCommand } from './commands/brains.js';
+import { keysCommand } from './commands/keys.js';
+import { processIo, UsageError, type CliIo } from './io.js';
+import { withDomain } from './with-domain.js';
+
+const HELP = `snapgraph ${VERSION} — knowledge-graph service
+
+Usage:
+  snapgraph serve                      start the HTTP server (PORT, HOST, DATABASE_URL, REDIS_URL, LOG_LEVEL)
+  snapgraph migrate                    apply pending database migrations
+  snapgraph keys create --plan free|pro|enterprise [--brain <brain_id>] [--rpm N --burst N] [--json]
+  snapgraph keys list [--account <account_id>] [--json]
+  snapgraph keys revoke <key_id>
+  snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N]
+  snapgraph brains create --account <account_id> --name <name> [--json]
+  snapgraph brains list [--account <account_id>] [--json]
+
+Without --brain, "keys create" makes a new account with a default brain for the key.`;
+
+/** Runs one CLI invocation; returns the process exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        await startServer(loadConfig());
+        return 0;
+      case 'migrate': {
+        const applied = await withDomain((domain) => domain.store.migrate());
+        io.out(applied === 0 ? 'Database is up to date.' : `Applied ${applied} migration(s).`);
+        return 0;
+      }
+      case 'keys':
+        await keysCommand(args, io);
+        return 0;
+      case 'brains':
+        await brainsCommand(args, io);
+        return 0;
+      case '--version':
+      case 'version':
+        io.out(VERSION);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof AppError) {
+      io.err(`snapgraph: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`snapgraph: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+}

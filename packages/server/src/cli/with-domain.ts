@@ -1,0 +1,16 @@
+import { systemClock } from '../clock.js';
+import { loadConfig } from '../config.js';
+import type { Domain } from '../domain/context.js';
+import { openStore } from '../store/open-store.js';
+
+/** Runs one command against the configured database, migrated if the config says so. */
+export async function withDomain<T>(work: (domain: Domain) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const store = await openStore(config.databaseUrl);
+  try {
+    if (config.migrateOnStart) await store.migrate();
+    return await work({ store, clock: systemClock });
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,123 @@
+import { isoTime } from '../clock.js';
+import { AppError, notFound, unprocessable } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Edge, EdgeType, PageOf, Principal } from '../model.js';
+import type { EdgeScope } from '../store/store.js';
+import type { Domain } from './context.js';
+import { checkReadOnly, nextUpdatedAt } from './validate.js';
+
+export const EDGE_LABEL_MAX = 1000;
+export const DEFAULT_EDGE_STRENGTH = 0.5;
+
+export const EDGE_READ_ONLY_FIELDS = ['id', 'brain_id', 'source_id', 'target_id', 'created_at', 'updated_at'] as const;
+
+export interface EdgeCreateInput {
+  source_id: string;
+  target_id: string;
+  edge_type: EdgeType;
+  strength?: number;
+  label?: string | null;
+}
+
+export type EdgePatch = {
+  edge_type?: EdgeType;
+  strength?: number;
+  label?: string | null;
+} & Partial<Record<(typeof EDGE_READ_ONLY_FIELDS)[number], unknown>>;
+
+export async function createEdge(domain: Domain, principal: Principal, input: EdgeCreateInput): Promise<Edge> {
+  const [source, target] = await Promise.all([
+    domain.store.getSnapshot(principal.accountId, input.source_id),
+    domain.store.getSnapshot(principal.accountId, input.target_id),
+  ]);
+  if (!source) throw notFound('source snapshot');
+  if (!target) throw notFound('target snapshot');
+  if (source.id === target.id) throw unprocessable('an edge cannot connect a snapshot to itself');
+  if (source.brain_id !== target.brain_id) {
+    throw unprocessable('the two snapshots do not belong to the same brain');
+  }
+  const now = domain.clock.now();
+  const at = isoTime(now);
+  const edge: Edge = {
+    id: newId('edge', now),
+    brain_id: source.brain_id,
+    source_id: source.id,
+    target_id: target.id,
+    edge_type: input.edge_type,
+    strength: input.strength ?? DEFAULT_EDGE_STRENGTH,
+    label: input.label ?? null,
+    created_at: at,
+    updated_at: at,
+  };
+  // Uniqueness (including the reverse of a related_to edge) is the database's call, so two
+  // racing creates give exactly one edge and one CONFLICT.
+  await domain.store.insertEdge(principal.accountId, edge);
+  return edge;
+}
+
+export async function getEdge(domain: Domain, principal: Principal, id: string): Promise<Edge> {
+  const edge = await domain.store.getEdge(principal.accountId, id);
+  if (!edge) throw notFound('edge');
+  return edge;
+}
+
+export interface EdgeListQuery {
+  snapshot_id?: string | undefined;
+  brain_id?: string | undefined;
+  edge_type?: EdgeType | undefined;
+  min_strength: number;
+  limit: number;
+  offset: number;
+}
+
+async function resolveEdgeScope(domain: Domain, principal: Principal, query: EdgeListQuery): Promise<EdgeScope> {
+  // snapshot_id takes precedence over brain_id when both are given.
+  if (query.snapshot_id !== undefined) {
+    if (!(await domain.store.getSnapshot(principal.accountId, query.snapshot_id))) throw notFound('snapshot');
+    return { snapshotId: query.snapshot_id };
+  }
+  if (query.brain_id !== undefined) {
+    if (!(await domain.store.hasBrain(principal.accountId, query.brain_id))) throw notFound('brain');
+    return { brainId: query.brain_id };
+  }
+  throw new AppError('BAD_REQUEST', 'snapshot_id or brain_id is required', {
+    field: 'snapshot_id',
+    reason: 'snapshot_id or brain_id is required',
+    errors: [{ field: 'snapshot_id', reason: 'snapshot_id or brain_id is required' }],
+  });
+}
+
+export async function listEdges(domain: Domain, principal: Principal, query: EdgeListQuery): Promise<PageOf<Edge>> {
+  const scope = await resolveEdgeScope(domain, principal, query);
+  return domain.store.listEdges({
+    accountId: principal.accountId,
+    scope,
+    edgeType: query.edge_type,
+    minStrength: query.min_strength,
+    limit: query.limit,
+    offset: query.offset,
+  });
+}
+
+export async function updateEdge(domain: Domain, principal: Principal, id: string, patch: EdgePatch): Promise<Edge> {
+  if (patch.edge_type === undefined && patch.strength === undefined && !('label' in patch)) {
+    throw new AppError('BAD_REQUEST', 'nothing to update: send edge_type, strength or label');
+  }
+  const now = domain.clock.now();
+  const updated = await domain.store.updateEdge(principal.accountId, id, (current) => {
+    checkReadOnly(patch, current as unknown as Record<string, unknown>, EDGE_READ_ONLY_FIELDS);
+    return {
+      ...current,
+      edge_type: patch.edge_type ?? current.edge_type,
+      strength: patch.strength ?? current.strength,
+      label: 'label' in patch ? (patch.label ?? null) : current.label,
+      updated_at: nextUpdatedAt(current.updated_at, now),
+    };
+  });
+  if (!updated) throw notFound('edge');
+  return updated;
+}
+
+export async function deleteEdge(domain: Domain, principal: Principal, id: string): Promise<void> {
+  if (!(await domain.store.deleteEdge(principal.accountId, id))) throw notFound('edge');
+}

@@ -1,0 +1,155 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AppError, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { isoTime } from '../clock.js';
+import type { ApiKeyRecord, Plan, Principal } from '../model.js';
+import type { Domain } from './context.js';
+import type { KeyProvisioning } from '../store/store.js';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const KEY_RANDOM_CHARS = 40; // ~238 bits
+const KEY_PATTERN = /^sg_[A-Za-z0-9]{32,128}$/;
+const PREFIX_LENGTH = 11; // "sg_" and the first 8 random characters: enough to tell keys apart
+
+export function generateApiKey(): string {
+  // Rejection sampling keeps every base62 character equally likely.
+  let out = 'sg_';
+  while (out.length < 3 + KEY_RANDOM_CHARS) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && out.length < 3 + KEY_RANDOM_CHARS) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export interface NewKeyOptions {
+  plan: Plan;
+  /** Give the key this existing brain (and its account); without it a new account and brain are made. */
+  brainId?: string | undefined;
+  rpm?: number | undefined;
+  burst?: number | undefined;
+}
+
+export interface IssuedKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+/** Issues a key. The key itself is returned once, here; only its hash is stored. */
+export async function issueApiKey(domain: Domain, options: NewKeyOptions): Promise<IssuedKey> {
+  const hasCustomLimits = options.rpm !== undefined || options.burst !== undefined;
+  if (hasCustomLimits && options.plan !== 'enterprise') {
+    throw new AppError('BAD_REQUEST', '--rpm and --burst apply to enterprise keys only');
+  }
+  const now = domain.clock.now();
+  const createdAt = isoTime(now);
+  const provisioning: Omit<KeyProvisioning, 'key'> = {};
+  let accountId: string;
+  let brainId: string;
+  if (options.brainId !== undefined) {
+    const brain = await domain.store.getBrainUnscoped(options.brainId);
+    if (!brain) throw notFound('brain');
+    accountId = brain.account_id;
+    brainId = brain.id;
+  } else {
+    accountId = newId('acct', now);
+    brainId = newId('brain', now);
+    provisioning.account = { id: accountId, created_at: createdAt };
+    provisioning.brain = {
+      id: brainId,
+      account_id: accountId,
+      name: 'Default brain',
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+  }
+  const key = generateApiKey();
+  const record: ApiKeyRecord = {
+    id: newId('key', now),
+    account_id: accountId,
+    brain_id: brainId,
+    key_hash: hashApiKey(key),
+    prefix: key.slice(0, PREFIX_LENGTH),
+    plan: options.plan,
+    rpm: options.rpm ?? null,
+    burst: options.burst ?? null,
+    created_at: createdAt,
+    revoked_at: null,
+  };
+  await domain.store.provisionKey({ ...provisioning, key: record });
+  return { key, record };
+}
+
+export async function revokeApiKey(domain: Domain, keyId: string): Promise<ApiKeyRecord> {
+  const revokedAt = isoTime(domain.clock.now());
+  const updated = await domain.store.updateApiKey(keyId, (current) => ({
+    ...current,
+    revoked_at: current.revoked_at ?? revokedAt,
+  }));
+  if (!updated) throw notFound('key');
+  return updated;
+}
+
+const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
+
+/** Resolves an `Authorization` header to the caller, or throws a 401. */
+export async function authenticate(domain: Domain, header: string | undefined): Promise<Principal> {
+  if (header === undefined || header === '') {
+    throw unauthorized('missing API key: send the header Authorization: Bearer <key>');
+  }
+  const space = header.indexOf(' ');
+  const scheme = space === -1 ? header : header.slice(0, space);
+  const key = space === -1 ? '' : header.slice(space + 1).trim();
+  if (scheme.toLowerCase() !== 'bearer' || key === '') {
+    throw unauthorized('malformed Authorization header: expected Bearer <key>');
+  }
+  // A key that cannot be one of ours is refused without a database lookup.
+  if (!KEY_PATTERN.test(key)) throw unauthorized('invalid API key');
+  const record = await domain.store.findApiKeyByHash(hashApiKey(key));
+  if (!record) throw unauthorized('invalid API key');
+  if (record.revoked_at !== null) throw unauthorized('API key has been revoked');
+  return {
+    keyId: record.id,
+    accountId: record.account_id,
+    defaultBrainId: record.brain_id,
+    plan: record.plan,
+    rpm: record.rpm,
+    burst: record.burst,
+  };
+}
+
+export interface KeyLimitsChange {
+  plan?: Plan | undefined;
+  rpm?: number | undefined;
+  burst?: number | undefined;
+}
+
+/** Changes a key's plan or its enterprise limits; takes effect on the key's next request. */
+export async function updateApiKeyLimits(
+  domain: Domain,
+  keyId: string,
+  change: KeyLimitsChange,
+): Promise<ApiKeyRecord> {
+  if (change.plan === undefined && change.rpm === undefined && change.burst === undefined) {
+    throw new AppError('BAD_REQUEST', 'nothing to update: give --plan, --rpm or --burst');
+  }
+  const updated = await domain.store.updateApiKey(keyId, (current) => {
+    const plan = change.plan ?? current.plan;
+    const custom = plan === 'enterprise';
+    if (!custom && (change.rpm !== undefined || change.burst !== undefined)) {
+      throw new AppError('BAD_REQUEST', '--rpm and --burst apply to enterprise keys only');
+    }
+    return {
+      ...current,
+      plan,
+      rpm: custom ? (change.rpm ?? current.rpm) : null,
+      burst: custom ? (change.burst ?? current.burst) : null,
+    };
+  });
+  if (!updated) throw notFound('key');
+  return updated;
+}

@@ -1,0 +1,191 @@
+import { isoTime } from '../clock.js';
+import { AppError, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import {
+  SNAPSHOT_TEXT_FIELDS,
+  type EmotionObject,
+  type PageOf,
+  type Principal,
+  type Snapshot,
+  type SnapshotTextField,
+  type SnapshotType,
+} from '../model.js';
+import { resolveBrainId } from './brains.js';
+import type { Domain } from './context.js';
+import { checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
+
+export const SNAPSHOT_LIMITS = {
+  name: 200,
+  core: 10_000,
+  one_liner: 500,
+  text: 20_000,
+  tags: 50,
+  tag: 64,
+  emotionBytes: 4096,
+} as const;
+
+/** Fields the service sets; a client may send them back on update, unchanged. */
+export const SNAPSHOT_READ_ONLY_FIELDS = [
+  'id',
+  'brain_id',
+  'source_type',
+  'source_id',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type SnapshotFields = {
+  name: string;
+  core: string;
+  type: SnapshotType;
+  emotion: EmotionObject | null;
+  confidence: number;
+  significance_score: number;
+  tags: string[] | null;
+} & Record<SnapshotTextField, string | null>;
+
+export type SnapshotCreateInput = Partial<SnapshotFields> & { name: string; core: string; brain_id?: string };
+export type SnapshotPatch = Partial<SnapshotFields> &
+  Partial<Record<(typeof SNAPSHOT_READ_ONLY_FIELDS)[number], unknown>>;
+
+const EDITABLE_FIELDS: readonly (keyof SnapshotFields)[] = [
+  'name',
+  'core',
+  'type',
+  'emotion',
+  'confidence',
+  'significance_score',
+  'tags',
+  ...SNAPSHOT_TEXT_FIELDS,
+];
+
+/**
+ * The checks a JSON schema cannot express: lengths after trimming, tag clean-up and the
+ * size of the emotion object. Returns the fields as they will be stored.
+ */
+function normalizeFields(input: Partial<SnapshotFields>): Partial<Snapshot> {
+  const problems = new Problems();
+  const out: Partial<Snapshot> = {};
+  for (const field of EDITABLE_FIELDS) {
+    if (!(field in input)) continue;
+    const value = input[field];
+    switch (field) {
+      case 'name':
+        out.name = problems.trimmed('name', value as string, 1, SNAPSHOT_LIMITS.name);
+        break;
+      case 'core':
+        out.core = problems.trimmed('core', value as string, 1, SNAPSHOT_LIMITS.core);
+        break;
+      case 'tags':
+        out.tags = normalizeTags(value as string[] | null, problems);
+        break;
+      case 'emotion':
+        if (value !== null && Buffer.byteLength(JSON.stringify(value)) > SNAPSHOT_LIMITS.emotionBytes) {
+          problems.add('emotion', `must be at most ${SNAPSHOT_LIMITS.emotionBytes} bytes as JSON`);
+        }
+        out.emotion = value as EmotionObject | null;
+        break;
+      default:
+        (out as Record<string, unknown>)[field] = value;
+    }
+  }
+  problems.throwIfAny();
+  return out;
+}
+
+/** Tags are trimmed and de-duplicated (the first occurrence keeps its place); null means none. */
+function normalizeTags(tags: string[] | null, problems: Problems): string[] {
+  if (tags === null) return [];
+  const seen = new Set<string>();
+  tags.forEach((tag, index) => {
+    const text = problems.trimmed(`tags[${index}]`, tag, 1, SNAPSHOT_LIMITS.tag);
+    seen.add(text);
+  });
+  return [...seen];
+}
+
+export async function createSnapshot(
+  domain: Domain,
+  principal: Principal,
+  input: SnapshotCreateInput,
+): Promise<Snapshot> {
+  const fields = normalizeFields(input);
+  const brainId = await resolveBrainId(domain, principal, input.brain_id);
+  const now = domain.clock.now();
+  const at = isoTime(now);
+  const snapshot: Snapshot = {
+    id: newId('snap', now),
+    brain_id: brainId,
+    name: fields.name as string,
+    core: fields.core as string,
+    type: fields.type ?? 'Belief',
+    one_liner: null,
+    story: null,
+    moment: null,
+    emotion: fields.emotion ?? null,
+    source: null,
+    trigger_pattern: null,
+    method: null,
+    steps: null,
+    filter: null,
+    challenge: null,
+    break_test: null,
+    risks: null,
+    proof: null,
+    confidence: fields.confidence ?? 0.5,
+    significance_score: fields.significance_score ?? 0.5,
+    tags: fields.tags ?? [],
+    source_type: 'manual',
+    source_id: null,
+    created_at: at,
+    updated_at: at,
+  };
+  for (const field of SNAPSHOT_TEXT_FIELDS) snapshot[field] = fields[field] ?? null;
+  await domain.store.insertSnapshot(principal.accountId, snapshot);
+  return snapshot;
+}
+
+export async function getSnapshot(domain: Domain, principal: Principal, id: string): Promise<Snapshot> {
+  const snapshot = await domain.store.getSnapshot(principal.accountId, id);
+  if (!snapshot) throw notFound('snapshot');
+  return snapshot;
+}
+
+export interface SnapshotListQuery {
+  brain_id?: string | undefined;
+  type?: SnapshotType | undefined;
+  limit: number;
+  offset: number;
+}
+
+export async function listSnapshots(
+  domain: Domain,
+  principal: Principal,
+  query: SnapshotListQuery,
+): Promise<PageOf<Snapshot>> {
+  const brainId = await resolveBrainId(domain, principal, query.brain_id);
+  return domain.store.listSnapshots({ brainId, type: query.type, limit: query.limit, offset: query.offset });
+}
+
+export async function updateSnapshot(
+  domain: Domain,
+  principal: Principal,
+  id: string,
+  patch: SnapshotPatch,
+): Promise<Snapshot> {
+  if (!EDITABLE_FIELDS.some((field) => field in patch)) {
+    throw new AppError('BAD_REQUEST', 'nothing to update: send at least one field to change');
+  }
+  const fields = normalizeFields(patch);
+  const now = domain.clock.now();
+  const updated = await domain.store.updateSnapshot(principal.accountId, id, (current) => {
+    checkReadOnly(patch, current as unknown as Record<string, unknown>, SNAPSHOT_READ_ONLY_FIELDS);
+    return { ...current, ...fields, updated_at: nextUpdatedAt(current.updated_at, now) };
+  });
+  if (!updated) throw notFound('snapshot');
+  return updated;
+}
+
+export async function deleteSnapshot(domain: Domain, principal: Principal, id: string): Promise<void> {
+  if (!(await domain.store.deleteSnapshot(principal.accountId, id))) throw notFound('snapshot');
+}

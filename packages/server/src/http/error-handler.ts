@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_STATUS, validationError, type ErrorCode } from '../errors.js';
+import { problemsFromAjv } from './validation.js';
+import type { ErrorObject } from 'ajv';
+
+/** Fields the service sets: named as read-only, not merely unknown, when a client sends them. */
+const READ_ONLY_FIELDS = new Set([
+  'id',
+  'brain_id',
+  'source_type',
+  'source_id',
+  'target_id',
+  'created_at',
+  'updated_at',
+]);
+
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'request body is larger than 1 MiB'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['INVALID_JSON', 'request body is not valid JSON'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['BAD_REQUEST', 'Content-Length does not match the body'],
+};
+
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  (Object.entries(ERROR_STATUS) as [ErrorCode, number][])
+    .filter(([code]) => code !== 'INVALID_JSON')
+    .map(([code, status]) => [status, code]),
+);
+
+/** Whatever was thrown, as the one error type the client sees. Unknown failures hide their details. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const error = err as Partial<FastifyError> & { validation?: ErrorObject[]; statusCode?: number };
+  if (error.validation) return validationError(problemsFromAjv(error.validation, READ_ONLY_FIELDS));
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return new AppError(known[0], known[1]);
+  const status = error.statusCode ?? 500;
+  if (err instanceof SyntaxError && status === 400)
+    return new AppError('INVALID_JSON', 'request body is not valid JSON');
+  const code = status >= 400 && status < 500 ? CODE_BY_STATUS.get(status) : undefined;
+  if (code) return new AppError(code, error.message ?? code.toLowerCase());
+  return new AppError('INTERNAL', 'internal server error');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
+  const body: Record<string, unknown> = {
+    error: error.details
+      ? { code: error.code, message: error.message, details: error.details }
+      : { code: error.code, message: error.message },
+    request_id: request.id,
+  };
+  const retryAfter = error.details?.retry_after;
+  if (typeof retryAfter === 'number') body.retry_after = retryAfter;
+  return reply.code(error.status).send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const error = toAppError(err);
+    if (error.code === 'INTERNAL') request.log.error({ err }, 'request failed');
+    return sendError(request, reply, error);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new AppError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

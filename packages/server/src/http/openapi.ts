@@ -1,0 +1,31 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The OpenAPI 3.1 document, generated from the same TypeBox schemas that validate requests,
+ * at /v1/openapi.json, and a readable page over it at /v1/docs. Routes under /api/v1 are the
+ * same routes under a second prefix; the document lists them once, under /v1.
+ */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Snapgraph API',
+        version,
+        description: 'Snapshots, typed weighted edges and brains. Every path under /v1 is also served under /api/v1.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An sg_… API key' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: ({ schema, url }) => {
+      const hidden = url.startsWith('/api/') || url.startsWith('/v1/docs');
+      return { schema: hidden ? { ...schema, hide: true } : schema, url };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: true });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createSnapshot, deleteSnapshot, getSnapshot, listSnapshots, updateSnapshot } from '../../domain/snapshots.js';
+import { IdParams, responses } from '../schemas/common.js';
+import {
+  SnapshotCreateBody,
+  SnapshotDeleted,
+  SnapshotEnvelope,
+  SnapshotListEnvelope,
+  SnapshotListQuery,
+  SnapshotUpdateBody,
+} from '../schemas/snapshot.js';
+
+const tags = ['snapshots'];
+
+export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/snapshots',
+    {
+      schema: {
+        tags,
+        summary: 'Create a snapshot',
+        body: SnapshotCreateBody,
+        response: responses({ 201: SnapshotEnvelope }),
+      },
+    },
+    async (request, reply) => {
+      const snapshot = await createSnapshot(app.domain, request.principal, request.body);
+      return reply.code(201).send({ data: snapshot });
+    },
+  );
+
+  app.get(
+    '/snapshots',
+    {
+      schema: {
+        tags,
+        summary: 'List snapshots of a brain, newest first',
+        querystring: SnapshotListQuery,
+        response: responses({ 200: SnapshotListEnvelope }),
+      },
+    },
+    async (request) => {
+      const page = await listSnapshots(app.domain, request.principal, request.query);
+      return { data: page.rows, count: page.total };
+    },
+  );
+
+  app.get(
+    '/snapshots/:id',
+    {
+      schema: { tags, summary: 'Get one snapshot', params: IdParams, response: responses({ 200: SnapshotEnvelope }) },
+    },
+    async (request) => ({ data: await getSnapshot(app.domain, request.principal, request.params.id) }),
+  );
+
+  app.put(
+    '/snapshots/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a snapshot: only the fields sent change; tags are replaced',
+        params: IdParams,
+        body: SnapshotUpdateBody,
+        response: responses({ 200: SnapshotEnvelope }),
+      },
+    },
+    async (request) => ({
+      data: await updateSnapshot(app.domain, request.principal, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/snapshots/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a snapshot and every edge attached to it',
+        params: IdParams,
+        response: responses({ 200: SnapshotDeleted }),
+      },
+    },
+    async (request) => {
+      await deleteSnapshot(app.domain, request.principal, request.params.id);
+      return { data: { success: true } };
+    },
+  );
+};

@@ -1,0 +1,36 @@
+import { Type, type TSchema } from 'typebox';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+
+export const Unit = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** Read-only fields accepted on update so that GET → change → PUT works; checked against the stored value. */
+export const ReadOnly = (description: string) =>
+  Type.Optional(Type.Unknown({ description: `${description}. Read-only: accepted only unchanged.` }));
+
+export const PageLimit = (max: number) =>
+  Type.Integer({ minimum: 1, maximum: max, default: 50, description: `Page size, 1 to ${max}` });
+
+export const PageOffset = Type.Integer({ minimum: 0, default: 0, description: 'Number of items to skip' });
+
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT' }),
+      message: Type.String(),
+      details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    }),
+    request_id: Type.String(),
+    retry_after: Type.Optional(Type.Integer({ description: 'On 429: seconds to wait, equal to Retry-After' })),
+  },
+  { $id: 'Error', description: 'The body of every error response' },
+);
+
+/** Every route's responses: its success schemas plus the shared error body for every failure. */
+export function responses<T extends Record<number, TSchema>>(success: T) {
+  return { ...success, '4xx': ErrorSchema, '5xx': ErrorSchema };
+}

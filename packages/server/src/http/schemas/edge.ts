@@ -1,0 +1,69 @@
+import { Type } from 'typebox';
+import { EDGE_TYPES } from '../../model.js';
+import { EDGE_LABEL_MAX } from '../../domain/edges.js';
+import { Nullable, PageLimit, PageOffset, ReadOnly, Timestamp, Unit } from './common.js';
+
+export const EdgeTypeSchema = Type.Enum([...EDGE_TYPES], {
+  description: 'supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)',
+});
+
+const Label = Nullable(Type.String({ maxLength: EDGE_LABEL_MAX, description: 'Human-readable reason' }));
+
+export const EdgeCreateBody = Type.Object(
+  {
+    source_id: Type.String({ minLength: 1, description: "Snapshot on the 'from' side" }),
+    target_id: Type.String({ minLength: 1, description: "Snapshot on the 'to' side" }),
+    edge_type: EdgeTypeSchema,
+    strength: Type.Optional(Unit('0 to 1, default 0.5')),
+    label: Type.Optional(Label),
+  },
+  { additionalProperties: false },
+);
+
+export const EdgeUpdateBody = Type.Object(
+  {
+    edge_type: Type.Optional(EdgeTypeSchema),
+    strength: Type.Optional(Unit('0 to 1')),
+    label: Type.Optional(Label),
+    id: ReadOnly('Edge id'),
+    brain_id: ReadOnly('Brain of both snapshots'),
+    source_id: ReadOnly('Source snapshot'),
+    target_id: ReadOnly('Target snapshot'),
+    created_at: ReadOnly('Creation time'),
+    updated_at: ReadOnly('Last update time'),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const EdgeSchema = Type.Object(
+  {
+    id: Type.String({ description: 'edge_ followed by a time-ordered random part' }),
+    brain_id: Type.String(),
+    source_id: Type.String(),
+    target_id: Type.String(),
+    edge_type: EdgeTypeSchema,
+    strength: Type.Number(),
+    label: Nullable(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Edge' },
+);
+
+export const EdgeListQuery = Type.Object({
+  snapshot_id: Type.Optional(
+    Type.String({ minLength: 1, description: 'Edges of this snapshot, incoming and outgoing (wins over brain_id)' }),
+  ),
+  brain_id: Type.Optional(Type.String({ minLength: 1, description: 'All edges of this brain' })),
+  edge_type: Type.Optional(EdgeTypeSchema),
+  min_strength: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Only edges at least this strong' }),
+  limit: PageLimit(200),
+  offset: PageOffset,
+});
+
+export const EdgeEnvelope = Type.Object({ data: EdgeSchema });
+export const EdgeListEnvelope = Type.Object({
+  data: Type.Array(EdgeSchema),
+  total: Type.Integer({ description: 'Number of all matching edges, not the page size' }),
+});
+export const EdgeDeleted = Type.Object({ message: Type.String() });

@@ -1,0 +1,132 @@
+import { Type, type Static } from 'typebox';
+import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../model.js';
+import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
+import { Nullable, PageLimit, PageOffset, ReadOnly, Timestamp, Unit } from './common.js';
+
+export const SnapshotTypeSchema = Type.Enum([...SNAPSHOT_TYPES], {
+  description: 'Belief, Model, Rule, Conviction or Principle',
+});
+
+const Emotion = Type.Object(
+  {},
+  { additionalProperties: true, description: `Free-form JSON object, at most ${SNAPSHOT_LIMITS.emotionBytes} bytes` },
+);
+
+const TEXT_FIELD_DESCRIPTIONS: Record<TextField, string> = {
+  one_liner: 'One-sentence summary',
+  story: 'Narrative or backstory',
+  moment: 'Moment or event that formed the insight',
+  source: 'Where the knowledge came from',
+  trigger_pattern: 'Situations or patterns that activate the knowledge',
+  method: 'How to apply it',
+  steps: 'Step-by-step application process',
+  filter: 'When it applies and when not',
+  challenge: 'Strongest counterargument',
+  break_test: 'Evidence that would make the holder abandon the belief',
+  risks: 'Risks or downsides of holding it',
+  proof: 'Supporting evidence',
+};
+
+type TextField = (typeof SNAPSHOT_TEXT_FIELDS)[number];
+
+const textInput = (field: TextField) =>
+  Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: field === 'one_liner' ? SNAPSHOT_LIMITS.one_liner : SNAPSHOT_LIMITS.text,
+        description: TEXT_FIELD_DESCRIPTIONS[field],
+      }),
+    ),
+  );
+const textOutput = (field: TextField) => Nullable(Type.String({ description: TEXT_FIELD_DESCRIPTIONS[field] }));
+
+const textFieldInputs = Object.fromEntries(SNAPSHOT_TEXT_FIELDS.map((f) => [f, textInput(f)])) as Record<
+  TextField,
+  ReturnType<typeof textInput>
+>;
+const textFieldOutputs = Object.fromEntries(SNAPSHOT_TEXT_FIELDS.map((f) => [f, textOutput(f)])) as Record<
+  TextField,
+  ReturnType<typeof textOutput>
+>;
+
+// Name, core and tags are measured after trimming, which a schema cannot say: the domain checks them.
+const Name = Type.String({ description: `Display name, 1 to ${SNAPSHOT_LIMITS.name} characters after trimming` });
+const Core = Type.String({
+  description: `Core belief, insight or principle, 1 to ${SNAPSHOT_LIMITS.core} characters after trimming`,
+});
+const Tags = Type.Array(Type.String(), {
+  maxItems: SNAPSHOT_LIMITS.tags,
+  description: `Up to ${SNAPSHOT_LIMITS.tags} labels of 1 to ${SNAPSHOT_LIMITS.tag} characters, trimmed, duplicates dropped`,
+});
+
+const editableFields = {
+  type: Type.Optional(SnapshotTypeSchema),
+  ...textFieldInputs,
+  emotion: Type.Optional(Nullable(Emotion)),
+  confidence: Type.Optional(Unit('Confidence, 0 to 1 (default 0.5)')),
+  significance_score: Type.Optional(Unit('Significance, 0 to 1 (default 0.5)')),
+};
+
+export const SnapshotCreateBody = Type.Object(
+  {
+    name: Name,
+    core: Core,
+    ...editableFields,
+    tags: Type.Optional(Nullable(Tags)),
+    brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to create in; default: the key's brain" })),
+  },
+  { additionalProperties: false },
+);
+
+export const SnapshotUpdateBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    core: Type.Optional(Core),
+    ...editableFields,
+    tags: Type.Optional(Nullable(Tags)),
+    id: ReadOnly('Snapshot id'),
+    brain_id: ReadOnly('Owning brain'),
+    source_type: ReadOnly('Origin'),
+    source_id: ReadOnly('Origin id'),
+    created_at: ReadOnly('Creation time'),
+    updated_at: ReadOnly('Last update time'),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const SnapshotSchema = Type.Object(
+  {
+    id: Type.String({ description: 'snap_ followed by a time-ordered random part' }),
+    brain_id: Type.String(),
+    name: Type.String(),
+    core: Type.String(),
+    type: SnapshotTypeSchema,
+    ...textFieldOutputs,
+    emotion: Nullable(Emotion),
+    confidence: Type.Number(),
+    significance_score: Type.Number(),
+    tags: Type.Array(Type.String()),
+    source_type: Type.String({ description: '"manual" for snapshots made through the API' }),
+    source_id: Nullable(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Snapshot' },
+);
+
+export const SnapshotListQuery = Type.Object({
+  type: Type.Optional(SnapshotTypeSchema),
+  brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to list; default: the key's brain" })),
+  limit: PageLimit(100),
+  offset: PageOffset,
+});
+
+export const SnapshotEnvelope = Type.Object({ data: SnapshotSchema });
+export const SnapshotListEnvelope = Type.Object({
+  data: Type.Array(SnapshotSchema),
+  count: Type.Integer({ description: 'Number of all matching snapshots, not the page size' }),
+});
+export const SnapshotDeleted = Type.Object({ data: Type.Object({ success: Type.Boolean() }) });
+
+export type SnapshotCreateBodyType = Static<typeof SnapshotCreateBody>;
+export type SnapshotUpdateBodyType = Static<typeof SnapshotUpdateBody>;

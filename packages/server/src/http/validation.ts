@@ -1,0 +1,93 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldProblem } from '../errors.js';
+
+// ajv-formats is CommonJS; under ESM its plugin is the `default` property of the module.
+const addFormats = addFormatsModule.default;
+
+const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
+
+/**
+ * Bodies are validated strictly: no type coercion and no silently dropped fields (Fastify's
+ * defaults do both). Query strings and path parameters arrive as text, so numbers there are
+ * coerced — and `limit=1.5` or `limit=abc` still fails, as an integer check.
+ */
+const bodyValidator = addFormats(new Ajv({ ...shared, coerceTypes: false }));
+const textValidator = addFormats(new Ajv({ ...shared, coerceTypes: true }));
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyValidator : textValidator).compile(schema as object);
+
+function fieldName(instancePath: string, child?: unknown): string {
+  const path = instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (typeof child === 'string') path.push(child);
+  return path.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+}
+
+function problemOf(error: ErrorObject, readOnlyFields: ReadonlySet<string>): FieldProblem {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { field: fieldName(error.instancePath, params.missingProperty), reason: 'is required' };
+    case 'additionalProperties': {
+      const name = params.additionalProperty as string;
+      const reason = readOnlyFields.has(name) ? 'is read-only and set by the service' : 'is not an allowed field';
+      return { field: fieldName(error.instancePath, name), reason };
+    }
+    case 'enum':
+      return {
+        field: fieldName(error.instancePath),
+        reason: `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`,
+      };
+    case 'minProperties':
+      return { field: fieldName(error.instancePath) || 'body', reason: 'must contain at least one field to update' };
+    case 'type':
+      if (error.instancePath === '' && params.type === 'object') {
+        return { field: 'body', reason: 'must be a JSON object' };
+      }
+      if (error.data === null) return { field: fieldName(error.instancePath), reason: 'must not be null' };
+      return { field: fieldName(error.instancePath) || 'body', reason: `must be ${describeType(params.type)}` };
+    default:
+      return { field: fieldName(error.instancePath) || 'body', reason: error.message ?? 'is invalid' };
+  }
+}
+
+function describeType(type: unknown): string {
+  switch (type) {
+    case 'object':
+      return 'a JSON object';
+    case 'array':
+      return 'an array';
+    case 'integer':
+      return 'an integer';
+    default:
+      return `a ${String(type)}`;
+  }
+}
+
+/**
+ * Ajv's errors as field problems a person can act on. A nullable field that fails reports
+ * each branch of its `anyOf`; only the informative branch is kept.
+ */
+export function problemsFromAjv(errors: ErrorObject[], readOnlyFields: ReadonlySet<string>): FieldProblem[] {
+  const meaningful = errors.filter((error) => {
+    if (error.keyword === 'anyOf') return false;
+    if (error.keyword === 'type' && (error.params as { type?: unknown }).type === 'null') return false;
+    return true;
+  });
+  const seen = new Set<string>();
+  const problems: FieldProblem[] = [];
+  for (const error of meaningful.length > 0 ? meaningful : errors) {
+    const problem = problemOf(error, readOnlyFields);
+    const key = `${problem.field}\u0000${problem.reason}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}

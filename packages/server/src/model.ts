@@ -1,0 +1,116 @@
+/**
+ * The records Snapgraph stores and returns. Field names are the wire names of the API, so a
+ * stored row, a domain object and a response body are the same shape.
+ */
+
+export const SNAPSHOT_TYPES = ['Belief', 'Model', 'Rule', 'Conviction', 'Principle'] as const;
+export type SnapshotType = (typeof SNAPSHOT_TYPES)[number];
+
+export const EDGE_TYPES = ['supports', 'contradicts', 'elaborates', 'caused_by', 'evolved_from', 'related_to'] as const;
+export type EdgeType = (typeof EDGE_TYPES)[number];
+
+/** Edge types whose direction carries no meaning: A→B and B→A are the same edge. */
+export const NON_DIRECTIONAL_EDGE_TYPES: ReadonlySet<EdgeType> = new Set(['related_to']);
+
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** Optional free-text fields of a snapshot: null until set. */
+export const SNAPSHOT_TEXT_FIELDS = [
+  'one_liner',
+  'story',
+  'moment',
+  'source',
+  'trigger_pattern',
+  'method',
+  'steps',
+  'filter',
+  'challenge',
+  'break_test',
+  'risks',
+  'proof',
+] as const;
+export type SnapshotTextField = (typeof SNAPSHOT_TEXT_FIELDS)[number];
+
+export type EmotionObject = object;
+
+export interface Snapshot extends Record<SnapshotTextField, string | null> {
+  id: string;
+  brain_id: string;
+  name: string;
+  core: string;
+  type: SnapshotType;
+  emotion: EmotionObject | null;
+  confidence: number;
+  significance_score: number;
+  tags: string[];
+  source_type: string;
+  source_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Edge {
+  id: string;
+  brain_id: string;
+  source_id: string;
+  target_id: string;
+  edge_type: EdgeType;
+  strength: number;
+  label: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Brain {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BrainWithCounts extends Brain {
+  snapshot_count: number;
+  edge_count: number;
+}
+
+export interface Account {
+  id: string;
+  created_at: string;
+}
+
+/** An API key as stored: never the key itself, only its SHA-256. */
+export interface ApiKeyRecord {
+  id: string;
+  account_id: string;
+  brain_id: string;
+  key_hash: string;
+  prefix: string;
+  plan: Plan;
+  /** Enterprise only: custom per-minute and per-second limits. */
+  rpm: number | null;
+  burst: number | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Who is calling: what authentication resolves a key to. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  defaultBrainId: string;
+  plan: Plan;
+  rpm: number | null;
+  burst: number | null;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface PageOf<T> {
+  rows: T[];
+  total: number;
+}

@@ -1,0 +1,96 @@
+import type { Migration } from '../migration.js';
+
+const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
+const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
+
+export const sqliteMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, brains, api keys, snapshots and edges',
+    sql: `
+      CREATE TABLE accounts (
+        id         TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE brains (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        name       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX brains_by_account ON brains (account_id, created_at DESC, id DESC);
+
+      CREATE TABLE api_keys (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        brain_id   TEXT NOT NULL REFERENCES brains(id),
+        key_hash   TEXT NOT NULL UNIQUE,
+        prefix     TEXT NOT NULL,
+        plan       TEXT NOT NULL CHECK (plan IN ('free', 'pro', 'enterprise')),
+        rpm        INTEGER,
+        burst      INTEGER,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      ) STRICT;
+      CREATE INDEX api_keys_by_account ON api_keys (account_id);
+
+      CREATE TABLE snapshots (
+        id                 TEXT PRIMARY KEY,
+        account_id         TEXT NOT NULL,
+        brain_id           TEXT NOT NULL REFERENCES brains(id),
+        name               TEXT NOT NULL,
+        core               TEXT NOT NULL,
+        type               TEXT NOT NULL CHECK (type IN (${SNAPSHOT_TYPES})),
+        one_liner          TEXT,
+        story              TEXT,
+        moment             TEXT,
+        emotion            TEXT,
+        source             TEXT,
+        trigger_pattern    TEXT,
+        method             TEXT,
+        steps              TEXT,
+        filter             TEXT,
+        challenge          TEXT,
+        break_test         TEXT,
+        risks              TEXT,
+        proof              TEXT,
+        confidence         REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        significance_score REAL NOT NULL CHECK (significance_score BETWEEN 0 AND 1),
+        tags               TEXT NOT NULL DEFAULT '[]',
+        source_type        TEXT NOT NULL,
+        source_id          TEXT,
+        created_at         TEXT NOT NULL,
+        updated_at         TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX snapshots_by_brain ON snapshots (brain_id, created_at DESC, id DESC);
+      CREATE INDEX snapshots_by_brain_type ON snapshots (brain_id, type, created_at DESC, id DESC);
+
+      CREATE TABLE edges (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        brain_id   TEXT NOT NULL REFERENCES brains(id),
+        source_id  TEXT NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        target_id  TEXT NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        edge_type  TEXT NOT NULL CHECK (edge_type IN (${EDGE_TYPES})),
+        strength   REAL NOT NULL CHECK (strength BETWEEN 0 AND 1),
+        label      TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        CHECK (source_id <> target_id)
+      ) STRICT;
+      -- One edge per (source, target, type); related_to is non-directional, so its pair is
+      -- stored in a canonical order for the uniqueness check. The database, not the
+      -- application, decides which of two racing creates wins.
+      CREATE UNIQUE INDEX edges_unique_link ON edges (
+        CASE WHEN edge_type = 'related_to' AND target_id < source_id THEN target_id ELSE source_id END,
+        CASE WHEN edge_type = 'related_to' AND target_id < source_id THEN source_id ELSE target_id END,
+        edge_type
+      );
+      CREATE INDEX edges_by_source ON edges (source_id, created_at DESC, id DESC);
+      CREATE INDEX edges_by_target ON edges (target_id, created_at DESC, id DESC);
+      CREATE INDEX edges_by_brain ON edges (brain_id, created_at DESC, id DESC);
+    `,
+  },
+];

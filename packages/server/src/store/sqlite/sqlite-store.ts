@@ -1,0 +1,329 @@
+import type Database from 'better-sqlite3';
+import type { Account, ApiKeyRecord, Brain, BrainWithCounts, Edge, Page, PageOf, Snapshot } from '../../model.js';
+import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
+import { sqliteMigrations } from './migrations.js';
+import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
+import { EDGE_COLUMNS, SNAPSHOT_COLUMNS, snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
+import { runSqliteMigrations } from './run-migrations.js';
+import { translateSqliteError } from './sqlite-errors.js';
+
+const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
+const edgeColumns = EDGE_COLUMNS.join(', ');
+const newestFirst = 'ORDER BY created_at DESC, id DESC';
+const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
+  (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id) AS snapshot_count,
+  (SELECT count(*) FROM edges e WHERE e.brain_id = b.id) AS edge_count`;
+const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
+
+type Statement<P extends unknown[] | object = unknown[], R = unknown> = Database.Statement<P, R>;
+
+/** The embedded default: one SQLite file, every statement prepared once. */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly db: SqliteDatabase;
+  private readonly stmt;
+
+  constructor(path: string, options: SqliteOptions = {}) {
+    this.db = openSqliteDatabase(path, options);
+    this.stmt = this.prepareAll();
+  }
+
+  /** Statements are prepared lazily, on first use, because the schema may not exist yet. */
+  private prepareAll() {
+    const db = this.db;
+    const cache = new Map<string, Statement>();
+    const prepared =
+      <P extends unknown[] | object, R>(sql: string) =>
+      (): Statement<P, R> => {
+        let statement = cache.get(sql);
+        if (!statement) {
+          statement = db.prepare(sql);
+          cache.set(sql, statement);
+        }
+        return statement as unknown as Statement<P, R>;
+      };
+    const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
+    return {
+      insertAccount: prepared<[string, string], never>('INSERT INTO accounts (id, created_at) VALUES (?, ?)'),
+      getAccount: prepared<[string], Account>('SELECT id, created_at FROM accounts WHERE id = ?'),
+      insertBrain: prepared<Brain, never>(
+        'INSERT INTO brains (id, account_id, name, created_at, updated_at) VALUES (@id, @account_id, @name, @created_at, @updated_at)',
+      ),
+      getBrain: prepared<[string, string], BrainWithCounts>(
+        `SELECT ${brainColumns} FROM brains b WHERE b.id = ? AND b.account_id = ?`,
+      ),
+      hasBrain: prepared<[string, string], { id: string }>('SELECT id FROM brains WHERE id = ? AND account_id = ?'),
+      getBrainUnscoped: prepared<[string], BrainWithCounts>(`SELECT ${brainColumns} FROM brains b WHERE b.id = ?`),
+      listBrains: prepared<[string, number, number], BrainWithCounts>(
+        `SELECT ${brainColumns} FROM brains b WHERE b.account_id = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`,
+      ),
+      countBrains: prepared<[string], { n: number }>('SELECT count(*) AS n FROM brains WHERE account_id = ?'),
+      listAllBrains: prepared<[number, number], BrainWithCounts>(
+        `SELECT ${brainColumns} FROM brains b ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`,
+      ),
+      countAllBrains: prepared<[], { n: number }>('SELECT count(*) AS n FROM brains'),
+
+      insertKey: prepared<ApiKeyRecord, never>(
+        `INSERT INTO api_keys (id, account_id, brain_id, key_hash, prefix, plan, rpm, burst, created_at, revoked_at)
+         VALUES (@id, @account_id, @brain_id, @key_hash, @prefix, @plan, @rpm, @burst, @created_at, @revoked_at)`,
+      ),
+      keyByHash: prepared<[string], ApiKeyRecord>('SELECT * FROM api_keys WHERE key_hash = ?'),
+      keyById: prepared<[string], ApiKeyRecord>('SELECT * FROM api_keys WHERE id = ?'),
+      listKeys: prepared<[], ApiKeyRecord>('SELECT * FROM api_keys ORDER BY created_at, id'),
+      listKeysOfAccount: prepared<[string], ApiKeyRecord>(
+        'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
+      ),
+      updateKey: prepared<ApiKeyRecord, never>(
+        'UPDATE api_keys SET plan = @plan, rpm = @rpm, burst = @burst, revoked_at = @revoked_at WHERE id = @id',
+      ),
+      countActiveKeys: prepared<[], { n: number }>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL'),
+
+      insertSnapshot: prepared<Record<string, unknown>, never>(
+        `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
+         VALUES (${snapshotInsertColumns.map((c) => `@${c}`).join(', ')})`,
+      ),
+      getSnapshot: prepared<[string, string], SnapshotRow>(
+        `SELECT ${snapshotColumns} FROM snapshots WHERE id = ? AND account_id = ?`,
+      ),
+      listSnapshots: prepared<[string, number, number], SnapshotRow>(
+        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? ${newestFirst} LIMIT ? OFFSET ?`,
+      ),
+      countSnapshots: prepared<[string], { n: number }>('SELECT count(*) AS n FROM snapshots WHERE brain_id = ?'),
+      listSnapshotsOfType: prepared<[string, string, number, number], SnapshotRow>(
+        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
+      ),
+      countSnapshotsOfType: prepared<[string, string], { n: number }>(
+        'SELECT count(*) AS n FROM snapshots WHERE brain_id = ? AND type = ?',
+      ),
+      updateSnapshot: prepared<Record<string, unknown>, never>(
+        `UPDATE snapshots SET ${SNAPSHOT_COLUMNS.filter((c) => c !== 'id')
+          .map((c) => `${c} = @${c}`)
+          .join(', ')} WHERE id = @id AND account_id = @account_id`,
+      ),
+      deleteSnapshot: prepared<[string, string], never>('DELETE FROM snapshots WHERE id = ? AND account_id = ?'),
+
+      insertEdge: prepared<Edge & { account_id: string }, never>(
+        `INSERT INTO edges (account_id, ${edgeColumns})
+         VALUES (@account_id, ${EDGE_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+      ),
+      getEdge: prepared<[string, string], Edge>(`SELECT ${edgeColumns} FROM edges WHERE id = ? AND account_id = ?`),
+      updateEdge: prepared<Edge & { account_id: string }, never>(
+        `UPDATE edges SET edge_type = @edge_type, strength = @strength, label = @label, updated_at = @updated_at
+         WHERE id = @id AND account_id = @account_id`,
+      ),
+      deleteEdge: prepared<[string, string], never>('DELETE FROM edges WHERE id = ? AND account_id = ?'),
+      ...this.prepareEdgeLists(prepared),
+    };
+  }
+
+  private prepareEdgeLists(prepared: <P extends unknown[] | object, R>(sql: string) => () => Statement<P, R>) {
+    type Params = { account: string; scope: string; type: string | null; min: number; limit: number; offset: number };
+    const filters = 'AND (@type IS NULL OR edge_type = @type) AND strength >= @min';
+    // Edges of one snapshot: the outgoing and the incoming ones, each found through its own
+    // index. A self-loop cannot exist, so the two halves never overlap.
+    const ofSnapshot = `SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND source_id = @scope ${filters}
+      UNION ALL SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND target_id = @scope ${filters}`;
+    const ofBrain = `SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND brain_id = @scope ${filters}`;
+    return {
+      listEdgesOfSnapshot: prepared<Params, Edge>(`${ofSnapshot} ${newestFirst} LIMIT @limit OFFSET @offset`),
+      countEdgesOfSnapshot: prepared<Params, { n: number }>(
+        `SELECT count(*) AS n FROM (${ofSnapshot.replaceAll(`SELECT ${edgeColumns}`, 'SELECT 1')})`,
+      ),
+      listEdgesOfBrain: prepared<Params, Edge>(`${ofBrain} ${newestFirst} LIMIT @limit OFFSET @offset`),
+      countEdgesOfBrain: prepared<Params, { n: number }>(
+        `SELECT count(*) AS n FROM edges WHERE account_id = @account AND brain_id = @scope ${filters}`,
+      ),
+    };
+  }
+
+  async migrate(): Promise<number> {
+    return runSqliteMigrations(this.db, sqliteMigrations);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async provisionKey(p: KeyProvisioning): Promise<void> {
+    this.db
+      .transaction(() => {
+        if (p.account) this.stmt.insertAccount().run(p.account.id, p.account.created_at);
+        if (p.brain) this.stmt.insertBrain().run(p.brain);
+        this.stmt.insertKey().run(p.key);
+      })
+      .immediate();
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.stmt.keyByHash().get(keyHash);
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+    return this.stmt.keyById().get(id);
+  }
+
+  async listApiKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+    return accountId === undefined ? this.stmt.listKeys().all() : this.stmt.listKeysOfAccount().all(accountId);
+  }
+
+  async updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
+    return this.db
+      .transaction(() => {
+        const current = this.stmt.keyById().get(id);
+        if (!current) return undefined;
+        const next = change(current);
+        this.stmt.updateKey().run(next);
+        return next;
+      })
+      .immediate();
+  }
+
+  async countActiveApiKeys(): Promise<number> {
+    return this.stmt.countActiveKeys().get()?.n ?? 0;
+  }
+
+  async insertAccount(account: Account): Promise<void> {
+    this.stmt.insertAccount().run(account.id, account.created_at);
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    return this.stmt.getAccount().get(id);
+  }
+
+  async insertBrain(brain: Brain): Promise<void> {
+    try {
+      this.stmt.insertBrain().run(brain);
+    } catch (err) {
+      throw translateSqliteError(err, { conflict: 'brain already exists', missing: 'account' });
+    }
+  }
+
+  async getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
+    return this.stmt.getBrain().get(brainId, accountId);
+  }
+
+  async hasBrain(accountId: string, brainId: string): Promise<boolean> {
+    return this.stmt.hasBrain().get(brainId, accountId) !== undefined;
+  }
+
+  async getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
+    return this.stmt.getBrainUnscoped().get(brainId);
+  }
+
+  async listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
+    return this.db.transaction(() => {
+      if (accountId === undefined) {
+        return {
+          rows: this.stmt.listAllBrains().all(page.limit, page.offset),
+          total: this.stmt.countAllBrains().get()?.n ?? 0,
+        };
+      }
+      return {
+        rows: this.stmt.listBrains().all(accountId, page.limit, page.offset),
+        total: this.stmt.countBrains().get(accountId)?.n ?? 0,
+      };
+    })();
+  }
+
+  async insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
+    try {
+      this.stmt.insertSnapshot().run(snapshotToRow(accountId, snapshot));
+    } catch (err) {
+      throw translateSqliteError(err, { conflict: 'snapshot already exists', missing: 'brain' });
+    }
+  }
+
+  async getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
+    const row = this.stmt.getSnapshot().get(id, accountId);
+    return row && snapshotFromRow(row);
+  }
+
+  async listSnapshots(q: SnapshotQuery): Promise<PageOf<Snapshot>> {
+    // Rows and count in one read transaction, so `count` describes the same state as the page.
+    return this.db.transaction(() => {
+      const rows =
+        q.type === undefined
+          ? this.stmt.listSnapshots().all(q.brainId, q.limit, q.offset)
+          : this.stmt.listSnapshotsOfType().all(q.brainId, q.type, q.limit, q.offset);
+      const total =
+        q.type === undefined
+          ? this.stmt.countSnapshots().get(q.brainId)
+          : this.stmt.countSnapshotsOfType().get(q.brainId, q.type);
+      return { rows: rows.map(snapshotFromRow), total: total?.n ?? 0 };
+    })();
+  }
+
+  async updateSnapshot(
+    accountId: string,
+    id: string,
+    change: (current: Snapshot) => Snapshot,
+  ): Promise<Snapshot | undefined> {
+    return this.db
+      .transaction(() => {
+        const row = this.stmt.getSnapshot().get(id, accountId);
+        if (!row) return undefined;
+        const next = change(snapshotFromRow(row));
+        this.stmt.updateSnapshot().run(snapshotToRow(accountId, next));
+        return next;
+      })
+      .immediate();
+  }
+
+  async deleteSnapshot(accountId: string, id: string): Promise<boolean> {
+    // Edges go with it through ON DELETE CASCADE, inside this same statement's transaction.
+    return this.stmt.deleteSnapshot().run(id, accountId).changes > 0;
+  }
+
+  async insertEdge(accountId: string, edge: Edge): Promise<void> {
+    try {
+      this.stmt.insertEdge().run({ ...edge, account_id: accountId });
+    } catch (err) {
+      throw translateSqliteError(err, { conflict: EDGE_CONFLICT, missing: 'snapshot' });
+    }
+  }
+
+  async getEdge(accountId: string, id: string): Promise<Edge | undefined> {
+    return this.stmt.getEdge().get(id, accountId);
+  }
+
+  async listEdges(q: EdgeQuery): Promise<PageOf<Edge>> {
+    const bySnapshot = 'snapshotId' in q.scope;
+    const params = {
+      account: q.accountId,
+      scope: 'snapshotId' in q.scope ? q.scope.snapshotId : q.scope.brainId,
+      type: q.edgeType ?? null,
+      min: q.minStrength,
+      limit: q.limit,
+      offset: q.offset,
+    };
+    return this.db.transaction(() => {
+      const rows = (bySnapshot ? this.stmt.listEdgesOfSnapshot() : this.stmt.listEdgesOfBrain()).all(params);
+      const total = (bySnapshot ? this.stmt.countEdgesOfSnapshot() : this.stmt.countEdgesOfBrain()).get(params);
+      return { rows, total: total?.n ?? 0 };
+    })();
+  }
+
+  async updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
+    try {
+      return this.db
+        .transaction(() => {
+          const current = this.stmt.getEdge().get(id, accountId);
+          if (!current) return undefined;
+          const next = change(current);
+          this.stmt.updateEdge().run({ ...next, account_id: accountId });
+          return next;
+        })
+        .immediate();
+    } catch (err) {
+      throw translateSqliteError(err, { conflict: EDGE_CONFLICT, missing: 'edge' });
+    }
+  }
+
+  async deleteEdge(accountId: string, id: string): Promise<boolean> {
+    return this.stmt.deleteEdge().run(id, accountId).changes > 0;
+  }
+}

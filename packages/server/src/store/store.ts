@@ -1,0 +1,80 @@
+import type {
+  Account,
+  ApiKeyRecord,
+  Brain,
+  BrainWithCounts,
+  Edge,
+  EdgeType,
+  Page,
+  PageOf,
+  Snapshot,
+  SnapshotType,
+} from '../model.js';
+
+export interface SnapshotQuery extends Page {
+  brainId: string;
+  type?: SnapshotType | undefined;
+}
+
+export type EdgeScope = { snapshotId: string } | { brainId: string };
+
+export interface EdgeQuery extends Page {
+  accountId: string;
+  scope: EdgeScope;
+  edgeType?: EdgeType | undefined;
+  minStrength: number;
+}
+
+/** What to create along with a key: a fresh account and brain, or neither. */
+export interface KeyProvisioning {
+  account?: Account;
+  brain?: Brain;
+  key: ApiKeyRecord;
+}
+
+/**
+ * Everything Snapgraph keeps, behind one interface that the SQLite and PostgreSQL
+ * implementations both satisfy. Every method is one transaction. Reads of tenant data take
+ * the caller's account id, so another account's rows are simply not found.
+ *
+ * Failures come out as AppError: a duplicate edge as CONFLICT, a reference to a row that
+ * vanished as NOT_FOUND. `update*` methods run `change` inside the transaction, on the
+ * current row, and store what it returns; if it throws, nothing is written.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+
+  migrate(): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  provisionKey(p: KeyProvisioning): Promise<void>;
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  getApiKey(id: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined>;
+  countActiveApiKeys(): Promise<number>;
+
+  insertAccount(account: Account): Promise<void>;
+  getAccount(id: string): Promise<Account | undefined>;
+  insertBrain(brain: Brain): Promise<void>;
+  getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined>;
+  /** A cheap existence check, without the counts getBrain computes. */
+  hasBrain(accountId: string, brainId: string): Promise<boolean>;
+  /** For operators (the CLI): a brain whatever its account. */
+  getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined>;
+  listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>>;
+
+  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void>;
+  getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined>;
+  listSnapshots(query: SnapshotQuery): Promise<PageOf<Snapshot>>;
+  updateSnapshot(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
+  /** Deletes the snapshot and every edge attached to it, atomically. */
+  deleteSnapshot(accountId: string, id: string): Promise<boolean>;
+
+  insertEdge(accountId: string, edge: Edge): Promise<void>;
+  getEdge(accountId: string, id: string): Promise<Edge | undefined>;
+  listEdges(query: EdgeQuery): Promise<PageOf<Edge>>;
+  updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
+  deleteEdge(accountId: string, id: string): Promise<boolean>;
+}

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import { issueApiKey } from '../../src/domain/keys.js';
+import type { Plan } from '../../src/model.js';
+
+export interface TestKey {
+  key: string;
+  keyId: string;
+  accountId: string;
+  brainId: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: LightMyRequestResponse['headers'];
+  body: any; // parsed JSON, or the raw text when the body is not JSON
+  raw: LightMyRequestResponse;
+}
+
+export interface RequestOptions {
+  key?: TestKey | string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send `body` as this exact text instead of JSON-encoding it. */
+  rawBody?: string;
+}
+
+export interface TestApi {
+  app: FastifyInstance;
+  dir: string;
+  databasePath: string;
+  newKey(options?: { plan?: Plan; brainId?: string; rpm?: number; burst?: number }): Promise<TestKey>;
+  request(method: string, url: string, options?: RequestOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application on a real SQLite file in a fresh temporary directory, driven through
+ * `app.inject`. Close it in `after`/`t.after`.
+ */
+export async function startTestApi(options: { clock?: Clock } = {}): Promise<TestApi> {
+  const dir = mkdtempSync(join(tmpdir(), 'snapgraph-test-'));
+  const databasePath = join(dir, 'snapgraph.db');
+  const app = await buildApp({
+    config: { databaseUrl: databasePath, logLevel: 'silent', migrateOnStart: true },
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  await app.ready();
+
+  const newKey: TestApi['newKey'] = async (keyOptions = {}) => {
+    const { key, record } = await issueApiKey(app.domain, { plan: keyOptions.plan ?? 'pro', ...keyOptions });
+    return { key, keyId: record.id, accountId: record.account_id, brainId: record.brain_id };
+  };
+
+  const request: TestApi['request'] = async (method, url, requestOptions = {}) => {
+    const headers: Record<string, string> = { ...requestOptions.headers };
+    const key = requestOptions.key;
+    if (key) headers.authorization = `Bearer ${typeof key === 'string' ? key : key.key}`;
+    let payload: string | undefined;
+    if (requestOptions.rawBody !== undefined) payload = requestOptions.rawBody;
+    else if (requestOptions.body !== undefined) {
+      payload = JSON.stringify(requestOptions.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const raw = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    });
+    let body: unknown = raw.body;
+    try {
+      body = raw.body === '' ? undefined : JSON.parse(raw.body);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: raw.statusCode, headers: raw.headers, body, raw };
+  };
+
+  return {
+    app,
+    dir,
+    databasePath,
+    newKey,
+    request,
+    close: async () => {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A controllable clock for tests of time-dependent behaviour. */
+export function manualClock(
+  start = Date.parse('2026-01-01T00:00:00.000Z'),
+): Clock & { advance(ms: number): void; set(ms: number): void } {
+  let now = start;
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+    set: (ms) => {
+      now = ms;
+    },
+  };
+}
+
+/** The minimal valid snapshot body, with overrides. */
+export function snapshotBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: 'Compounding', core: 'Small consistent gains compound over time', ...overrides };
+}
