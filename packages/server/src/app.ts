@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Domain } from './domain/context.js';
-import { registerAuthentication } from './http/auth.js';
+import { registerAccessControl } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import './http/fastify-types.js';
 import { registerJsonBody } from './http/json-body.js';
@@ -15,6 +15,7 @@ import { edgeRoutes } from './http/routes/edges.js';
 import { healthRoutes } from './http/routes/health.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { validatorCompiler } from './http/validation.js';
+import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { VERSION } from './version.js';
@@ -22,11 +23,22 @@ import { VERSION } from './version.js';
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** What buildApp needs of the configuration; the rest has the documented defaults. */
+export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
+  Partial<Pick<Config, 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy'>>;
+
+const DEFAULT_ANONYMOUS_LIMITS = { perMinute: 60, perSecond: 10 };
+
 export interface AppOptions {
-  config: Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'>;
+  config: AppConfig;
   /** A store to use instead of opening config.databaseUrl; the caller then owns closing it. */
   store?: Store;
   clock?: Clock;
+}
+
+/** A hop count becomes "trust the nearest N proxies"; addresses and booleans pass through. */
+function fastifyTrustProxy(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }
 
 /** Builds the whole HTTP application without listening: main.ts, the tests and the CLI share it. */
@@ -42,11 +54,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdFor,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
   });
   const domain: Domain = { store, clock: options.clock ?? systemClock };
   app.decorate('domain', domain);
   if (!options.store) app.addHook('onClose', async () => store.close());
+  const limiter =
+    config.rateLimits === false
+      ? undefined
+      : await createRateLimiter({ redisUrl: config.redisUrl, clock: domain.clock, log: app.log });
+  app.decorate('limiter', limiter);
+  if (limiter) app.addHook('onClose', async () => limiter.close());
 
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
@@ -54,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  registerAuthentication(app);
+  registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS });
   registerRequestLog(app);
   const routes = trackRoutes(app);
 

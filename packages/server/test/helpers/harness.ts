@@ -42,11 +42,26 @@ export interface TestApi {
  * The real application on a real SQLite file in a fresh temporary directory, driven through
  * `app.inject`. Close it in `after`/`t.after`.
  */
-export async function startTestApi(options: { clock?: Clock } = {}): Promise<TestApi> {
+export interface TestApiOptions {
+  clock?: Clock;
+  /** Off unless asked for: functional suites make many requests with one key. */
+  rateLimits?: boolean;
+  redisUrl?: string;
+  anonymousLimits?: { perMinute: number; perSecond: number };
+}
+
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'snapgraph-test-'));
   const databasePath = join(dir, 'snapgraph.db');
   const app = await buildApp({
-    config: { databaseUrl: databasePath, logLevel: 'silent', migrateOnStart: true },
+    config: {
+      databaseUrl: databasePath,
+      logLevel: 'silent',
+      migrateOnStart: true,
+      rateLimits: options.rateLimits ?? false,
+      redisUrl: options.redisUrl,
+      ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
+    },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await app.ready();

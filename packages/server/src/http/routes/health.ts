@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 
 const Health = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
-  status: Type.String({ description: '"ok" or "unavailable"' }),
+  status: Type.String({ description: '"ok", "degraded" (Redis down: per-instance limits) or "unavailable"' }),
   checks: Type.Record(Type.String(), Type.String()),
 });
 
@@ -17,12 +17,16 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/readyz',
     { schema: { tags: ['health'], security: [], response: { 200: Readiness, 503: Readiness } } },
     async (request, reply) => {
+      // A Redis outage degrades rate limits to per-instance but does not stop service, so it
+      // is reported without taking the instance out of a load balancer's rotation.
+      const limiterChecks = app.limiter?.health() ?? {};
+      const degraded = Object.values(limiterChecks).some((state) => state !== 'ok');
       try {
         await app.domain.store.ping();
-        return { status: 'ok', checks: { database: 'ok' } };
+        return { status: degraded ? 'degraded' : 'ok', checks: { database: 'ok', ...limiterChecks } };
       } catch (err) {
         request.log.warn({ err }, 'database is not reachable');
-        return reply.code(503).send({ status: 'unavailable', checks: { database: 'unreachable' } });
+        return reply.code(503).send({ status: 'unavailable', checks: { database: 'unreachable', ...limiterChecks } });
       }
     },
   );

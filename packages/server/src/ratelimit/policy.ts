@@ -1,0 +1,88 @@
+import type { Plan, Principal } from '../model.js';
+
+/**
+ * The rate-limit table: every route of the service belongs to exactly one group, and each
+ * group has a per-minute and a per-second (burst) limit per plan. This file is the one place
+ * where routes meet limits; routes that do not exist yet (search, crystallize, memories,
+ * specific-knowledge) are already here.
+ */
+export const RATE_LIMIT_GROUPS = [
+  'snapshots_read',
+  'snapshots_write',
+  'search',
+  'edges',
+  'crystallize',
+  'memories',
+  'knowledge',
+] as const;
+export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number];
+
+export interface Limits {
+  perMinute: number;
+  perSecond: number;
+}
+
+const limits = (perMinute: number, perSecond: number): Limits => ({ perMinute, perSecond });
+
+/** The spec's table for Free and Pro; `snapshots_write` uses the POST /snapshots row. */
+export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, Record<RateLimitGroup, Limits>> = {
+  free: {
+    snapshots_read: limits(60, 10),
+    snapshots_write: limits(30, 5),
+    search: limits(30, 5),
+    edges: limits(60, 10),
+    crystallize: limits(10, 2),
+    memories: limits(60, 10),
+    knowledge: limits(10, 2),
+  },
+  pro: {
+    snapshots_read: limits(300, 30),
+    snapshots_write: limits(120, 20),
+    search: limits(120, 20),
+    edges: limits(300, 30),
+    crystallize: limits(60, 10),
+    memories: limits(300, 30),
+    knowledge: limits(60, 10),
+  },
+};
+
+/** An enterprise key created without custom limits gets these, in every group. */
+export const ENTERPRISE_DEFAULT_LIMITS: Limits = limits(6000, 100);
+
+export function limitsFor(principal: Pick<Principal, 'plan' | 'rpm' | 'burst'>, group: RateLimitGroup): Limits {
+  if (principal.plan === 'enterprise') {
+    return {
+      perMinute: principal.rpm ?? ENTERPRISE_DEFAULT_LIMITS.perMinute,
+      perSecond: principal.burst ?? ENTERPRISE_DEFAULT_LIMITS.perSecond,
+    };
+  }
+  return PLAN_LIMITS[principal.plan][group];
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The group of a request, from its method and path (a route pattern or a concrete URL; the
+ * `/v1` or `/api/v1` prefix and any ids do not matter, so every spelling of one route shares
+ * one window).
+ */
+export function groupOf(method: string, path: string): RateLimitGroup {
+  const resource = path.replace(/^\/(api\/)?v1\//, '').split(/[/?]/);
+  const read = READ_METHODS.has(method);
+  switch (resource[0]) {
+    case 'edges':
+      return 'edges';
+    case 'crystallize':
+      return 'crystallize';
+    case 'memories':
+      return 'memories';
+    case 'specific-knowledge':
+      return 'knowledge';
+    case 'snapshots':
+      if (resource[1] === 'search' && read) return 'search';
+      return read ? 'snapshots_read' : 'snapshots_write';
+    default:
+      // Brains, and any path no route serves, count as snapshot reads or writes.
+      return read ? 'snapshots_read' : 'snapshots_write';
+  }
+}
