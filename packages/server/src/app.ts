@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Domain } from './domain/context.js';
 import { registerAccessControl } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import './http/fastify-types.js';
 import { registerJsonBody } from './http/json-body.js';
 import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed.js';
@@ -55,8 +55,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
-    routerOptions: { ignoreTrailingSlash: true },
+    // Ids are 31 characters; a longer path parameter is still looked up (and not found)
+    // rather than refused by the router, and anything longer still goes through our errors.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: frameworkErrorHandler(() => self),
   });
+  const self: FastifyInstance = app;
   const domain: Domain = { store, clock: options.clock ?? systemClock };
   app.decorate('domain', domain);
   if (!options.store) app.addHook('onClose', async () => store.close());
@@ -65,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? undefined
       : await createRateLimiter({ redisUrl: config.redisUrl, clock: domain.clock, log: app.log });
   app.decorate('limiter', limiter);
+  app.decorate('lifecycle', { draining: false });
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   app.setValidatorCompiler(validatorCompiler);
@@ -72,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (app.lifecycle.draining) reply.header('Connection', 'close');
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS });
   registerRequestLog(app);

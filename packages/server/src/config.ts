@@ -10,6 +10,7 @@ export const ConfigSchema = Type.Object({
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 250 }),
   RATE_LIMITS: Type.Boolean({ default: true }),
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   ANON_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
@@ -26,6 +27,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   migrateOnStart: boolean;
   shutdownTimeoutMs: number;
+  /** After SIGTERM, keep accepting this long (readiness failing) so queued connections are served. */
+  shutdownDrainMs: number;
   /** Off only for measuring what the limiter costs; on in every real deployment. */
   rateLimits: boolean;
   /** Requests without a valid key, per client address. */
@@ -75,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: v.LOG_LEVEL,
     migrateOnStart: v.MIGRATE_ON_START,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
     rateLimits: v.RATE_LIMITS,
     anonymousLimits: { perMinute: v.ANON_RATE_LIMIT_PER_MINUTE, perSecond: v.ANON_RATE_LIMIT_PER_SECOND },
     trustProxy: parseTrustProxy(v.TRUST_PROXY),

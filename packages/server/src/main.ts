@@ -9,8 +9,11 @@ export interface RunningServer {
 }
 
 /**
- * Starts the HTTP server and stops it cleanly on SIGTERM or SIGINT: stop accepting, let the
- * requests in flight finish (new ones on open connections get 503), then close the database.
+ * Starts the HTTP server and stops it cleanly on SIGTERM or SIGINT. First a short drain
+ * (SHUTDOWN_DRAIN_MS): readiness fails so a load balancer moves new traffic away, responses
+ * close their connections, and connections already queued in the kernel's backlog — whose
+ * clients have sent their requests — are still accepted and answered instead of being reset.
+ * Then stop accepting, let the requests in flight finish, and close the database.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp({ config });
@@ -31,6 +34,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
         process.exit(1);
       }, config.shutdownTimeoutMs);
       timer.unref();
+      app.lifecycle.draining = true;
+      if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await app.close();
       clearTimeout(timer);
     })();

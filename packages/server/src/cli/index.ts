@@ -30,7 +30,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         await startServer(loadConfig());
         return 0;
       case 'migrate': {
-        const applied = await withDomain((domain) => domain.store.migrate());
+        const applied = await withDomain((domain) => domain.store.migrate(), { migrate: false });
         io.out(applied === 0 ? 'Database is up to date.' : `Applied ${applied} migration(s).`);
         return 0;
       }

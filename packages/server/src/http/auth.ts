@@ -7,16 +7,18 @@ import { groupOf, limitsFor, type Limits } from '../ratelimit/policy.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.js';
 
 /** Routes anyone may call: health, readiness and the API's own documentation. */
-const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/v1/openapi.json']);
+const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/v1/openapi.json', '/api/v1/openapi.json']);
 const PUBLIC_PREFIXES = ['/v1/docs'];
 const API_PREFIXES = ['/v1/', '/api/v1/'];
+
+/** Inside the API even a path no route serves needs a key first (401 before 404). */
+export const isApiPath = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));
 
 function isPublic(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   if (route === undefined) {
-    // No route matched: inside the API the caller must still authenticate first (401 before
-    // 404), so that unauthenticated clients learn nothing about which paths exist.
-    return !API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+    // No route matched: unauthenticated clients learn nothing about which paths exist.
+    return !isApiPath(request.url);
   }
   return PUBLIC_ROUTES.has(route) || PUBLIC_PREFIXES.some((prefix) => route.startsWith(prefix));
 }

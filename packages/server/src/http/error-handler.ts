@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_STATUS, validationError, type ErrorCode } from '../errors.js';
+import { authenticate } from '../domain/keys.js';
+import { isApiPath } from './auth.js';
 import { problemsFromAjv } from './validation.js';
 import type { ErrorObject } from 'ajv';
 
@@ -53,6 +55,31 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   const retryAfter = error.details?.retry_after;
   if (typeof retryAfter === 'number') body.retry_after = retryAfter;
   return reply.code(error.status).send(body);
+}
+
+/**
+ * Requests the router refuses before any hook runs (a path parameter longer than the router
+ * allows, a malformed percent-escape) still get the documented treatment: a request id, 401
+ * first inside the API, then the error body. An over-long id cannot exist, so it is a 404.
+ */
+export function frameworkErrorHandler(getApp: () => FastifyInstance) {
+  return async (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('X-Request-Id', request.id);
+    if (isApiPath(request.url)) {
+      try {
+        await authenticate(getApp().domain, request.headers.authorization);
+      } catch (authError) {
+        return sendError(request, reply, toAppError(authError));
+      }
+    }
+    const error =
+      err.code === 'FST_ERR_BAD_URL'
+        ? new AppError('BAD_REQUEST', 'the URL is malformed (invalid percent-encoding)')
+        : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('NOT_FOUND', 'not found')
+          : toAppError(err);
+    return sendError(request, reply, error);
+  };
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -7,6 +7,8 @@ declare module 'fastify' {
     domain: Domain;
     /** Undefined when rate limits are switched off. */
     limiter: RateLimiter | undefined;
+    /** Set when shutdown begins: readiness fails and connections are not kept alive. */
+    lifecycle: { draining: boolean };
   }
   interface FastifyRequest {
     /** Set by authentication on every non-public route before validation runs. */

@@ -27,5 +27,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: true });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  for (const url of ['/v1/openapi.json', '/api/v1/openapi.json']) {
+    app.get(url, { schema: { hide: true } }, async () => app.swagger());
+  }
 }

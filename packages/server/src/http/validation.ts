@@ -1,10 +1,14 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { characterLength } from '../domain/validate.js';
 import type { FieldProblem } from '../errors.js';
 
 // ajv-formats is CommonJS; under ESM its plugin is the `default` property of the module.
 const addFormats = addFormatsModule.default;
+
+export const TRIMMED_LENGTH = 'x-trimmed-length';
+export const MAX_JSON_BYTES = 'x-max-json-bytes';
 
 const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
 
@@ -13,8 +17,31 @@ const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: 
  * defaults do both). Query strings and path parameters arrive as text, so numbers there are
  * coerced — and `limit=1.5` or `limit=abc` still fails, as an integer check.
  */
-const bodyValidator = addFormats(new Ajv({ ...shared, coerceTypes: false }));
-const textValidator = addFormats(new Ajv({ ...shared, coerceTypes: true }));
+const bodyValidator = withSnapgraphKeywords(addFormats(new Ajv({ ...shared, coerceTypes: false })));
+const textValidator = withSnapgraphKeywords(addFormats(new Ajv({ ...shared, coerceTypes: true })));
+
+/**
+ * Two rules JSON Schema cannot state: a length measured after trimming, and the size of a
+ * value as JSON. As keywords they fail alongside every other problem, so one 400 lists all.
+ * (The domain enforces the same limits for callers that do not come through HTTP.)
+ */
+function withSnapgraphKeywords(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: TRIMMED_LENGTH,
+    type: 'string',
+    schemaType: 'object',
+    validate: (limits: { min: number; max: number }, data: string) => {
+      const length = characterLength(data.trim());
+      return length >= limits.min && length <= limits.max;
+    },
+  });
+  ajv.addKeyword({
+    keyword: MAX_JSON_BYTES,
+    schemaType: 'number',
+    validate: (max: number, data: unknown) => data === null || Buffer.byteLength(JSON.stringify(data)) <= max,
+  });
+  return ajv;
+}
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyValidator : textValidator).compile(schema as object);
@@ -43,6 +70,18 @@ function problemOf(error: ErrorObject, readOnlyFields: ReadonlySet<string>): Fie
         field: fieldName(error.instancePath),
         reason: `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`,
       };
+    case TRIMMED_LENGTH: {
+      const limits = error.schema as { min: number; max: number };
+      const tooShort = characterLength(String(error.data).trim()) < limits.min;
+      const reason = tooShort
+        ? limits.min === 1
+          ? 'must not be empty'
+          : `must have at least ${limits.min} characters`
+        : `must have at most ${limits.max} characters`;
+      return { field: fieldName(error.instancePath), reason };
+    }
+    case MAX_JSON_BYTES:
+      return { field: fieldName(error.instancePath), reason: `must be at most ${String(error.schema)} bytes as JSON` };
     case 'minProperties':
       return { field: fieldName(error.instancePath) || 'body', reason: 'must contain at least one field to update' };
     case 'type':

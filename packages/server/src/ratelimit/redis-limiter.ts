@@ -88,6 +88,8 @@ export class RedisRateLimiter implements RateLimiter {
         limits.perSecond,
         member,
       );
+      // A stalled (not disconnected) Redis never emits 'ready' again: an answer is the proof.
+      this.setDegraded(false);
       return {
         allowed: allowed === 1,
         limit: limits.perMinute,

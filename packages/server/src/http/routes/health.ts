@@ -3,7 +3,9 @@ import { Type } from 'typebox';
 
 const Health = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
-  status: Type.String({ description: '"ok", "degraded" (Redis down: per-instance limits) or "unavailable"' }),
+  status: Type.String({
+    description: '"ok", "degraded" (Redis down: per-instance limits), "draining" (shutting down) or "unavailable"',
+  }),
   checks: Type.Record(Type.String(), Type.String()),
 });
 
@@ -19,6 +21,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       // A Redis outage degrades rate limits to per-instance but does not stop service, so it
       // is reported without taking the instance out of a load balancer's rotation.
+      if (app.lifecycle.draining) {
+        return reply.code(503).send({ status: 'draining', checks: {} });
+      }
       const limiterChecks = app.limiter?.health() ?? {};
       const degraded = Object.values(limiterChecks).some((state) => state !== 'ok');
       try {

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { BRAIN_NAME_MAX } from '../../domain/brains.js';
-import { PageLimit, PageOffset, Timestamp } from './common.js';
+import { PageLimit, PageOffset, Timestamp, TrimmedText } from './common.js';
 
 export const BrainCreateBody = Type.Object(
-  { name: Type.String({ description: `1 to ${BRAIN_NAME_MAX} characters after trimming` }) },
+  { name: TrimmedText(1, BRAIN_NAME_MAX, `1 to ${BRAIN_NAME_MAX} characters after trimming`) },
   { additionalProperties: false },
 );
 

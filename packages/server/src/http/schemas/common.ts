@@ -1,12 +1,17 @@
 import { Type, type TSchema } from 'typebox';
+import { TRIMMED_LENGTH } from '../validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Text whose length is counted after trimming (the server stores it trimmed). */
+export const TrimmedText = (min: number, max: number, description: string) =>
+  Type.String({ [TRIMMED_LENGTH]: { min, max }, description });
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
 export const Unit = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1 }) });
 
 /** Read-only fields accepted on update so that GET → change → PUT works; checked against the stored value. */
 export const ReadOnly = (description: string) =>

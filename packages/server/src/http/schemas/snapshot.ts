@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../model.js';
 import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
-import { Nullable, PageLimit, PageOffset, ReadOnly, Timestamp, Unit } from './common.js';
+import { MAX_JSON_BYTES } from '../validation.js';
+import { Nullable, PageLimit, PageOffset, ReadOnly, Timestamp, TrimmedText, Unit } from './common.js';
 
 export const SnapshotTypeSchema = Type.Enum([...SNAPSHOT_TYPES], {
   description: 'Belief, Model, Rule, Conviction or Principle',
@@ -10,6 +11,14 @@ export const SnapshotTypeSchema = Type.Enum([...SNAPSHOT_TYPES], {
 const Emotion = Type.Object(
   {},
   { additionalProperties: true, description: `Free-form JSON object, at most ${SNAPSHOT_LIMITS.emotionBytes} bytes` },
+);
+const EmotionInput = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    [MAX_JSON_BYTES]: SNAPSHOT_LIMITS.emotionBytes,
+    description: `Free-form JSON object, at most ${SNAPSHOT_LIMITS.emotionBytes} bytes as JSON`,
+  },
 );
 
 const TEXT_FIELD_DESCRIPTIONS: Record<TextField, string> = {
@@ -49,12 +58,17 @@ const textFieldOutputs = Object.fromEntries(SNAPSHOT_TEXT_FIELDS.map((f) => [f, 
   ReturnType<typeof textOutput>
 >;
 
-// Name, core and tags are measured after trimming, which a schema cannot say: the domain checks them.
-const Name = Type.String({ description: `Display name, 1 to ${SNAPSHOT_LIMITS.name} characters after trimming` });
-const Core = Type.String({
-  description: `Core belief, insight or principle, 1 to ${SNAPSHOT_LIMITS.core} characters after trimming`,
-});
-const Tags = Type.Array(Type.String(), {
+const Name = TrimmedText(
+  1,
+  SNAPSHOT_LIMITS.name,
+  `Display name, 1 to ${SNAPSHOT_LIMITS.name} characters after trimming`,
+);
+const Core = TrimmedText(
+  1,
+  SNAPSHOT_LIMITS.core,
+  `Core belief, insight or principle, 1 to ${SNAPSHOT_LIMITS.core} characters after trimming`,
+);
+const Tags = Type.Array(TrimmedText(1, SNAPSHOT_LIMITS.tag, 'A label, trimmed'), {
   maxItems: SNAPSHOT_LIMITS.tags,
   description: `Up to ${SNAPSHOT_LIMITS.tags} labels of 1 to ${SNAPSHOT_LIMITS.tag} characters, trimmed, duplicates dropped`,
 });
@@ -62,7 +76,7 @@ const Tags = Type.Array(Type.String(), {
 const editableFields = {
   type: Type.Optional(SnapshotTypeSchema),
   ...textFieldInputs,
-  emotion: Type.Optional(Nullable(Emotion)),
+  emotion: Type.Optional(Nullable(EmotionInput)),
   confidence: Type.Optional(Unit('Confidence, 0 to 1 (default 0.5)')),
   significance_score: Type.Optional(Unit('Significance, 0 to 1 (default 0.5)')),
 };
