@@ -1,0 +1,288 @@
+// Drives the built program from outside, as a user would: `bin/snapgraph.js` as a subprocess,
+// talking to it over real HTTP on 127.0.0.1. Nothing here imports `src`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SERVER_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const BIN = join(SERVER_ROOT, 'bin', 'snapgraph.js');
+export const HOST = '127.0.0.1';
+
+/** Matches what `keys create --json` prints. */
+export interface CreatedKey {
+  key: string;
+  key_id: string;
+  account_id: string;
+  brain_id: string;
+  plan: string;
+  [field: string]: unknown;
+}
+
+export interface Workspace {
+  dir: string;
+  databasePath: string;
+  remove(): void;
+}
+
+/** A fresh temporary directory holding (eventually) one SQLite file. */
+export function makeWorkspace(label: string): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), `snapgraph-process-${label}-`));
+  return {
+    dir,
+    databasePath: join(dir, 'snapgraph.db'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A port nobody listens on right now: bind port 0, read the port, let it go. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `promise`, or a rejection naming `what` after `ms`; the timer never outlives the race. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `check` until it returns true, failing with `what` after `timeoutMs`. */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+function childEnv(databasePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databasePath, HOST, ...extra };
+  env.LOG_LEVEL = extra.LOG_LEVEL ?? 'silent';
+  delete env.REDIS_URL;
+  delete env.PORT;
+  if (extra.PORT) env.PORT = extra.PORT;
+  return env;
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one CLI command to completion (killed after `timeoutMs`). */
+export async function runCli(databasePath: string, args: string[], timeoutMs = 15_000): Promise<CliResult> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: SERVER_ROOT,
+    env: childEnv(databasePath),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  try {
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (c, s) => resolve([c, s]));
+    });
+    return { code, signal, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `keys create … --json`, asserting it succeeded, parsed. */
+export async function createKeyViaCli(databasePath: string, args: string[] = ['--plan', 'pro']): Promise<CreatedKey> {
+  const result = await runCli(databasePath, ['keys', 'create', ...args, '--json']);
+  if (result.code !== 0) {
+    throw new Error(`keys create ${args.join(' ')} exited ${result.code}: ${result.stderr}${result.stdout}`);
+  }
+  return JSON.parse(result.stdout) as CreatedKey;
+}
+
+/** A key whose limits never get in the way of load tests. */
+export function unlimitedKey(databasePath: string): Promise<CreatedKey> {
+  return createKeyViaCli(databasePath, ['--plan', 'enterprise', '--rpm', '10000000', '--burst', '1000000']);
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  baseUrl: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process has exited (never rejects). */
+  exited: Promise<Exit>;
+  hasExited(): boolean;
+  /** Sends `signal`, then SIGKILL if it is still alive after `graceMs`; resolves on exit. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<Exit>;
+}
+
+const running = new Set<ServerProcess>();
+
+/** Whether something accepts TCP connections on the port right now. */
+export function canConnect(port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: HOST, port });
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * `snapgraph serve` on a free port; resolves once the port accepts connections. Every server
+ * started here is tracked, so `stopAllServers()` in `after` can end whatever a failed test left.
+ */
+export async function startServer(
+  databasePath: string,
+  options: { startTimeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    cwd: SERVER_ROOT,
+    env: childEnv(databasePath, { ...options.env, PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let exitInfo: Exit | undefined;
+  const exited = new Promise<Exit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitInfo = { code, signal };
+      resolve(exitInfo);
+    });
+    child.once('error', () => {
+      exitInfo ??= { code: null, signal: null };
+      resolve(exitInfo);
+    });
+  });
+  const server: ServerProcess = {
+    child,
+    port,
+    baseUrl: `http://${HOST}:${port}`,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    hasExited: () => exitInfo !== undefined,
+    stop: async (signal = 'SIGTERM', graceMs = 5000) => {
+      if (!exitInfo) child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+        running.delete(server);
+      }
+    },
+  };
+  running.add(server);
+  exited.then(() => running.delete(server)).catch(() => undefined);
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  while (!(await canConnect(port, 500))) {
+    if (exitInfo) {
+      throw new Error(`snapgraph serve exited (${JSON.stringify(exitInfo)}) before listening:\n${stderr}\n${stdout}`);
+    }
+    if (Date.now() > deadline) {
+      await server.stop('SIGKILL');
+      throw new Error(`snapgraph serve did not listen on ${port} in time:\n${stderr}\n${stdout}`);
+    }
+    await sleep(25);
+  }
+  return server;
+}
+
+/** Kills every server this process started and has not seen exit (bounded: SIGKILL after 3 s). */
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...running].map((server) => server.stop('SIGTERM', 3000)));
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/** One request over real HTTP with global fetch; the body is parsed when it is JSON. */
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string | null; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    ...(payload !== undefined ? { body: payload } : {}),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** The minimal valid snapshot body, with overrides. */
+export function snapshotBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: 'Compounding', core: 'Small consistent gains compound over time', ...overrides };
+}
+
+/** Runs `work` over `items` with at most `limit` running at once. */
+export async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
