@@ -25,7 +25,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
-  Partial<Pick<Config, 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy'>>;
+  Partial<Pick<Config, 'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy'>>;
 
 const DEFAULT_ANONYMOUS_LIMITS = { perMinute: 60, perSecond: 10 };
 
@@ -44,7 +44,7 @@ function fastifyTrustProxy(trust: Config['trustProxy']) {
 /** Builds the whole HTTP application without listening: main.ts, the tests and the CLI share it. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const store = options.store ?? (await openStore(config.databaseUrl));
+  const store = options.store ?? (await openStore(config.databaseUrl, config.postgres));
   if (config.migrateOnStart) await store.migrate();
 
   const app = Fastify({

@@ -6,6 +6,8 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   DATABASE_URL: Type.String({ minLength: 1, default: './data/snapgraph.db' }),
+  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
@@ -23,6 +25,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL only: connections per instance, and the longest a statement may run. */
+  postgres: { poolMax: number; statementTimeoutMs: number };
   redisUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   migrateOnStart: boolean;
@@ -74,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: v.PORT,
     host: v.HOST,
     databaseUrl: v.DATABASE_URL,
+    postgres: { poolMax: v.DATABASE_POOL_MAX, statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS },
     redisUrl: v.REDIS_URL,
     logLevel: v.LOG_LEVEL,
     migrateOnStart: v.MIGRATE_ON_START,

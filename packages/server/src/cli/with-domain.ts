@@ -12,7 +12,7 @@ export async function withDomain<T>(
   options: { migrate: boolean } = { migrate: true },
 ): Promise<T> {
   const config = loadConfig();
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, config.postgres);
   try {
     if (options.migrate && config.migrateOnStart) await store.migrate();
     return await work({ store, clock: systemClock });

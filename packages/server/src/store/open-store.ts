@@ -1,3 +1,4 @@
+import { PostgresStore, type PostgresOptions } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
@@ -10,9 +11,7 @@ export function isPostgresUrl(url: string): boolean {
  * anything else is the path of an SQLite file (an optional `sqlite:` or `file:` prefix is
  * stripped).
  */
-export async function openStore(databaseUrl: string): Promise<Store> {
-  if (isPostgresUrl(databaseUrl)) {
-    throw new Error('PostgreSQL support is not built yet: set DATABASE_URL to an SQLite file path');
-  }
+export async function openStore(databaseUrl: string, postgres: PostgresOptions = {}): Promise<Store> {
+  if (isPostgresUrl(databaseUrl)) return new PostgresStore(databaseUrl, postgres);
   return new SqliteStore(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''));
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { createTestDatabase } from './database.js';
 import type { Clock } from '../../src/clock.js';
 import { issueApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
@@ -32,6 +33,7 @@ export interface RequestOptions {
 export interface TestApi {
   app: FastifyInstance;
   dir: string;
+  /** The database's DATABASE_URL: an SQLite file path, or a postgres:// URL. */
   databasePath: string;
   newKey(options?: { plan?: Plan; brainId?: string; rpm?: number; burst?: number }): Promise<TestKey>;
   request(method: string, url: string, options?: RequestOptions): Promise<ApiResponse>;
@@ -52,7 +54,8 @@ export interface TestApiOptions {
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'snapgraph-test-'));
-  const databasePath = join(dir, 'snapgraph.db');
+  const database = await createTestDatabase(dir);
+  const databasePath = database.url;
   const app = await buildApp({
     config: {
       databaseUrl: databasePath,
@@ -104,6 +107,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     request,
     close: async () => {
       await app.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,6 @@
 // The built CLI as a subprocess, against a server that is running on the same database.
+import pg from 'pg';
+import { testBackend } from '../helpers/database.js';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,8 +20,23 @@ import {
 
 const KEY = /^sg_[A-Za-z0-9]{32,}$/;
 
-/** Every file of the database: the main file and any -wal / -shm / -journal beside it. */
-function databaseBytes(workspace: Workspace): Buffer {
+/**
+ * Everything the database holds about keys: for SQLite every file (the main file and any -wal /
+ * -shm / -journal beside it), for PostgreSQL every api_keys row as text.
+ */
+async function databaseBytes(workspace: Workspace): Promise<Buffer> {
+  if (testBackend === 'postgres') {
+    const client = new pg.Client({ connectionString: workspace.databasePath });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ all: string }>(
+        "SELECT string_agg(row_to_json(k)::text, '') AS all FROM api_keys k",
+      );
+      return Buffer.from(rows[0]?.all ?? '', 'utf8');
+    } finally {
+      await client.end();
+    }
+  }
   const base = 'snapgraph.db';
   const files = readdirSync(workspace.dir).filter((name) => name.startsWith(base));
   assert.ok(files.includes(base), `expected ${base} in ${workspace.dir}, found ${files.join(', ')}`);
@@ -39,12 +56,12 @@ describe('snapgraph CLI against a running server', { timeout: 60_000 }, () => {
   let server: ServerProcess;
 
   before(async () => {
-    workspace = makeWorkspace('cli');
+    workspace = await makeWorkspace('cli');
     server = await startServer(workspace.databasePath);
   });
   after(async () => {
     await stopAllServers();
-    workspace?.remove();
+    await workspace?.remove();
   });
 
   it('keys create --json prints one JSON object (key, key_id, account_id, brain_id, plan) whose key works', async () => {
@@ -217,20 +234,22 @@ describe('snapgraph CLI against a running server', { timeout: 60_000 }, () => {
 
 describe('snapgraph migrate', { timeout: 30_000 }, () => {
   const workspaces: Workspace[] = [];
-  after(() => workspaces.forEach((w) => w.remove()));
+  after(() => Promise.all(workspaces.map((w) => w.remove())));
 
   it('on a fresh database applies the migrations (and does not claim it was already up to date)', async () => {
-    const workspace = makeWorkspace('migrate-fresh');
+    const workspace = await makeWorkspace('migrate-fresh');
     workspaces.push(workspace);
     const result = await runCli(workspace.databasePath, ['migrate']);
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stdout, /up to date/i, `a fresh database reported: ${result.stdout.trim()}`);
     assert.match(result.stdout, /appl/i, `expected a report of applied migrations, got: ${result.stdout.trim()}`);
-    assert.ok(readdirSync(workspace.dir).includes('snapgraph.db'), 'no database file was created');
+    if (testBackend === 'sqlite') {
+      assert.ok(readdirSync(workspace.dir).includes('snapgraph.db'), 'no database file was created');
+    }
   });
 
   it('run twice succeeds both times, the second saying the database is up to date', async () => {
-    const workspace = makeWorkspace('migrate-twice');
+    const workspace = await makeWorkspace('migrate-twice');
     workspaces.push(workspace);
     const firstRun = await runCli(workspace.databasePath, ['migrate']);
     assert.equal(firstRun.code, 0, firstRun.stderr);
@@ -245,8 +264,8 @@ describe('snapgraph migrate', { timeout: 30_000 }, () => {
 
 describe('key storage', { timeout: 30_000 }, () => {
   let workspace: Workspace;
-  before(() => {
-    workspace = makeWorkspace('key-storage');
+  before(async () => {
+    workspace = await makeWorkspace('key-storage');
   });
   after(() => workspace?.remove());
 
@@ -257,7 +276,7 @@ describe('key storage', { timeout: 30_000 }, () => {
     ];
     const second = await createKeyViaCli(workspace.databasePath, ['--plan', 'pro', '--brain', keys[0]!.brain_id]);
     keys.push(second);
-    const bytes = databaseBytes(workspace);
+    const bytes = await databaseBytes(workspace);
     assert.ok(bytes.includes(Buffer.from(second.key_id)), 'sanity: the key records are in the files read');
     for (const { key } of keys) {
       assert.ok(

@@ -46,7 +46,7 @@ describe('snapgraph serve over real HTTP', { timeout: 60_000 }, () => {
   let base: string;
 
   before(async () => {
-    workspace = makeWorkspace('http');
+    workspace = await makeWorkspace('http');
     server = await startServer(workspace.databasePath);
     base = server.baseUrl;
     // The hint is printed just after the port opens; give it a moment before a key exists (the
@@ -56,7 +56,7 @@ describe('snapgraph serve over real HTTP', { timeout: 60_000 }, () => {
   });
   after(async () => {
     await stopAllServers();
-    workspace?.remove();
+    await workspace?.remove();
   });
 
   it('started on an empty database, prints on stderr how to create an API key', () => {

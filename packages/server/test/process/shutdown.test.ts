@@ -152,11 +152,11 @@ describe('graceful shutdown on SIGTERM', { timeout: 60_000 }, () => {
   const workspaces: Workspace[] = [];
   after(async () => {
     await stopAllServers();
-    workspaces.forEach((w) => w.remove());
+    await Promise.all(workspaces.map((w) => w.remove()));
   });
 
   it('finishes 50 requests in flight with 201, stops accepting, exits 0 and loses nothing', async () => {
-    const workspace = makeWorkspace('shutdown-held');
+    const workspace = await makeWorkspace('shutdown-held');
     workspaces.push(workspace);
     const server = await startServer(workspace.databasePath);
     const key = await unlimitedKey(workspace.databasePath);
@@ -199,7 +199,7 @@ describe('graceful shutdown on SIGTERM', { timeout: 60_000 }, () => {
 
   for (const mode of ['kept-alive', 'new'] as const) {
     it(`answers a burst of ${BURST} POSTs fully sent on ${mode} connections before SIGTERM with 201 each`, async () => {
-      const workspace = makeWorkspace(`shutdown-${mode}`);
+      const workspace = await makeWorkspace(`shutdown-${mode}`);
       workspaces.push(workspace);
       const server = await startServer(workspace.databasePath);
       const key = await unlimitedKey(workspace.databasePath);

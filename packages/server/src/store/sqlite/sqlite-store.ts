@@ -3,7 +3,8 @@ import type { Account, ApiKeyRecord, Brain, BrainWithCounts, Edge, Page, PageOf,
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
 import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
-import { EDGE_COLUMNS, SNAPSHOT_COLUMNS, snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
+import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
+import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { runSqliteMigrations } from './run-migrations.js';
 import { translateSqliteError } from './sqlite-errors.js';
 

@@ -6,6 +6,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from '../../helpers/database.js';
 
 export const SERVER_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BIN = join(SERVER_ROOT, 'bin', 'snapgraph.js');
@@ -23,17 +24,22 @@ export interface CreatedKey {
 
 export interface Workspace {
   dir: string;
+  /** DATABASE_URL: an SQLite file in `dir`, or a fresh PostgreSQL database (see testBackend). */
   databasePath: string;
-  remove(): void;
+  remove(): Promise<void>;
 }
 
-/** A fresh temporary directory holding (eventually) one SQLite file. */
-export function makeWorkspace(label: string): Workspace {
+/** A fresh temporary directory and an empty database of the backend under test. */
+export async function makeWorkspace(label: string): Promise<Workspace> {
   const dir = mkdtempSync(join(tmpdir(), `snapgraph-process-${label}-`));
+  const database = await createTestDatabase(dir);
   return {
     dir,
-    databasePath: join(dir, 'snapgraph.db'),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    databasePath: database.url,
+    remove: async () => {
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

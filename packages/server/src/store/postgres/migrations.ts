@@ -1,0 +1,100 @@
+import type { Migration } from '../migration.js';
+
+const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
+const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
+
+/**
+ * The same schema as SQLite's, in PostgreSQL's types. Ids use the "C" collation so that
+ * `id DESC` orders exactly as SQLite's binary comparison does; `emotion` and `tags` are `json`,
+ * not `jsonb`, because jsonb reorders an object's keys and the API returns emotion as sent.
+ */
+export const postgresMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, brains, api keys, snapshots and edges',
+    sql: `
+      CREATE TABLE accounts (
+        id         text COLLATE "C" PRIMARY KEY,
+        created_at timestamptz(3) NOT NULL
+      );
+
+      CREATE TABLE brains (
+        id         text COLLATE "C" PRIMARY KEY,
+        account_id text COLLATE "C" NOT NULL REFERENCES accounts(id),
+        name       text NOT NULL,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL
+      );
+      CREATE INDEX brains_by_account ON brains (account_id, created_at DESC, id DESC);
+
+      CREATE TABLE api_keys (
+        id         text COLLATE "C" PRIMARY KEY,
+        account_id text COLLATE "C" NOT NULL REFERENCES accounts(id),
+        brain_id   text COLLATE "C" NOT NULL REFERENCES brains(id),
+        key_hash   text COLLATE "C" NOT NULL UNIQUE,
+        prefix     text NOT NULL,
+        plan       text NOT NULL CHECK (plan IN ('free', 'pro', 'enterprise')),
+        rpm        integer,
+        burst      integer,
+        created_at timestamptz(3) NOT NULL,
+        revoked_at timestamptz(3)
+      );
+      CREATE INDEX api_keys_by_account ON api_keys (account_id);
+
+      CREATE TABLE snapshots (
+        id                 text COLLATE "C" PRIMARY KEY,
+        account_id         text COLLATE "C" NOT NULL,
+        brain_id           text COLLATE "C" NOT NULL REFERENCES brains(id),
+        name               text NOT NULL,
+        core               text NOT NULL,
+        type               text NOT NULL CHECK (type IN (${SNAPSHOT_TYPES})),
+        one_liner          text,
+        story              text,
+        moment             text,
+        emotion            json,
+        source             text,
+        trigger_pattern    text,
+        method             text,
+        steps              text,
+        filter             text,
+        challenge          text,
+        break_test         text,
+        risks              text,
+        proof              text,
+        confidence         double precision NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        significance_score double precision NOT NULL CHECK (significance_score BETWEEN 0 AND 1),
+        tags               json NOT NULL DEFAULT '[]',
+        source_type        text NOT NULL,
+        source_id          text,
+        created_at         timestamptz(3) NOT NULL,
+        updated_at         timestamptz(3) NOT NULL
+      );
+      CREATE INDEX snapshots_by_brain ON snapshots (brain_id, created_at DESC, id DESC);
+      CREATE INDEX snapshots_by_brain_type ON snapshots (brain_id, type, created_at DESC, id DESC);
+
+      CREATE TABLE edges (
+        id         text COLLATE "C" PRIMARY KEY,
+        account_id text COLLATE "C" NOT NULL,
+        brain_id   text COLLATE "C" NOT NULL REFERENCES brains(id),
+        source_id  text COLLATE "C" NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        target_id  text COLLATE "C" NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        edge_type  text NOT NULL CHECK (edge_type IN (${EDGE_TYPES})),
+        strength   double precision NOT NULL CHECK (strength BETWEEN 0 AND 1),
+        label      text,
+        created_at timestamptz(3) NOT NULL,
+        updated_at timestamptz(3) NOT NULL,
+        CHECK (source_id <> target_id)
+      );
+      -- One edge per (source, target, type); related_to is non-directional, so its pair is
+      -- put in a canonical order for the check. The database decides which racing create wins.
+      CREATE UNIQUE INDEX edges_unique_link ON edges (
+        (CASE WHEN edge_type = 'related_to' AND target_id < source_id THEN target_id ELSE source_id END),
+        (CASE WHEN edge_type = 'related_to' AND target_id < source_id THEN source_id ELSE target_id END),
+        edge_type
+      );
+      CREATE INDEX edges_by_source ON edges (source_id, created_at DESC, id DESC);
+      CREATE INDEX edges_by_target ON edges (target_id, created_at DESC, id DESC);
+      CREATE INDEX edges_by_brain ON edges (brain_id, created_at DESC, id DESC);
+    `,
+  },
+];
