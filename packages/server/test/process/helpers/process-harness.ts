@@ -84,7 +84,7 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
 function childEnv(databasePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databasePath, HOST, ...extra };
   env.LOG_LEVEL = extra.LOG_LEVEL ?? 'silent';
-  delete env.REDIS_URL;
+  if (!extra.REDIS_URL) delete env.REDIS_URL;
   delete env.PORT;
   if (extra.PORT) env.PORT = extra.PORT;
   return env;
