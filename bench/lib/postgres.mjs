@@ -1,0 +1,32 @@
+// A throwaway PostgreSQL database for one benchmark run.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const postgresAdminUrl = process.env.SNAPGRAPH_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function postgresAnswers() {
+  try {
+    await admin('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function createBenchDatabase() {
+  const name = `snapgraph_bench_${randomBytes(5).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
