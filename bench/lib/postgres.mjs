@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-export const postgresAdminUrl = process.env.SNAPGRAPH_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const postgresAdminUrl =
+  process.env.SNAPGRAPH_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function admin(sql) {
   const client = new pg.Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
