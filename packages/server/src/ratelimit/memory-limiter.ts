@@ -31,7 +31,7 @@ export class MemoryRateLimiter implements RateLimiter {
     return window.consume(nowMs, limits);
   }
 
-  async consume(bucket: string, limits: Limits): Promise<Decision> {
+  consume(bucket: string, limits: Limits): Decision {
     return this.consumeNow(bucket, limits);
   }
 
