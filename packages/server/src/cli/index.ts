@@ -16,7 +16,7 @@ Usage:
   snapgraph keys list [--account <account_id>] [--json]
   snapgraph keys revoke <key_id>
   snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N]
-  snapgraph brains create --account <account_id> --name <name> [--json]
+  snapgraph brains create --name <name> [--account <account_id> | --key <key_id>] [--json]
   snapgraph brains list [--account <account_id>] [--json]
 
 Without --brain, "keys create" makes a new account with a default brain for the key.`;

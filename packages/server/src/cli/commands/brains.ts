@@ -1,26 +1,54 @@
 import { parseArgs } from 'node:util';
 import { createBrain } from '../../domain/brains.js';
+import type { Domain } from '../../domain/context.js';
 import { notFound } from '../../errors.js';
 import { table, UsageError, type CliIo } from '../io.js';
 import { withDomain } from '../with-domain.js';
 
+const CREATE_USAGE = 'usage: snapgraph brains create --name <name> [--account <account_id> | --key <key_id>] [--json]';
+
+/**
+ * The account a new brain goes to: the one named, the one of the key named, or — on an
+ * install with a single account — that one.
+ */
+async function resolveAccount(domain: Domain, values: { account?: string; key?: string }): Promise<string> {
+  if (values.account) {
+    if (!(await domain.store.getAccount(values.account))) throw notFound('account');
+    return values.account;
+  }
+  if (values.key) {
+    const key = await domain.store.getApiKey(values.key);
+    if (!key) throw notFound('key');
+    return key.account_id;
+  }
+  const accounts = new Set((await domain.store.listApiKeys()).map((key) => key.account_id));
+  if (accounts.size === 1) return [...accounts][0] as string;
+  throw new UsageError(
+    accounts.size === 0
+      ? 'no account exists yet: create a key first (snapgraph keys create), or name --account'
+      : `several accounts exist: name one with --account or --key\n${CREATE_USAGE}`,
+  );
+}
+
 export async function brainsCommand(args: string[], io: CliIo): Promise<void> {
   const [action, ...rest] = args;
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
-    options: { account: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+    options: {
+      account: { type: 'string' },
+      key: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   switch (action) {
     case 'create': {
-      if (!values.account || values.name === undefined) {
-        throw new UsageError('usage: snapgraph brains create --account <account_id> --name <name>');
-      }
-      const account = values.account;
-      const name = values.name;
-      const brain = await withDomain(async (domain) => {
-        if (!(await domain.store.getAccount(account))) throw notFound('account');
-        return createBrain(domain, account, { name });
-      });
+      const name = values.name ?? positionals[0];
+      if (name === undefined) throw new UsageError(CREATE_USAGE);
+      const brain = await withDomain(async (domain) =>
+        createBrain(domain, await resolveAccount(domain, values), { name }),
+      );
       io.out(values.json ? JSON.stringify(brain) : `Created ${brain.id} "${brain.name}" in ${brain.account_id}`);
       return;
     }

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { createKeyViaCli, makeWorkspace, runCli, type Workspace } from './helpers/process-harness.js';
+
+describe('snapgraph brains create: which account', { timeout: 30_000 }, () => {
+  const workspaces: Workspace[] = [];
+  after(() => Promise.all(workspaces.map((w) => w.remove())));
+  const fresh = async (label: string) => {
+    const workspace = await makeWorkspace(label);
+    workspaces.push(workspace);
+    return workspace;
+  };
+
+  it('with a single account, --name alone creates the brain there', async () => {
+    const workspace = await fresh('brains-single');
+    const key = await createKeyViaCli(workspace.databasePath, ['--plan', 'free']);
+    const result = await runCli(workspace.databasePath, ['brains', 'create', '--name', 'Research', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const brain = JSON.parse(result.stdout);
+    assert.equal(brain.account_id, key.account_id);
+    assert.equal(brain.name, 'Research');
+    assert.match(brain.id, /^brain_/);
+  });
+
+  it('with several accounts it asks which, and --key names one', async () => {
+    const workspace = await fresh('brains-several');
+    await createKeyViaCli(workspace.databasePath, ['--plan', 'free']);
+    const second = await createKeyViaCli(workspace.databasePath, ['--plan', 'pro']);
+    const ambiguous = await runCli(workspace.databasePath, ['brains', 'create', '--name', 'Research']);
+    assert.notEqual(ambiguous.code, 0);
+    assert.match(ambiguous.stderr, /several accounts/);
+    const byKey = await runCli(workspace.databasePath, ['brains', 'create', 'Notes', '--key', second.key_id, '--json']);
+    assert.equal(byKey.code, 0, byKey.stderr);
+    assert.equal(JSON.parse(byKey.stdout).account_id, second.account_id);
+  });
+
+  it('an unknown account or key is refused without creating anything', async () => {
+    const workspace = await fresh('brains-unknown');
+    await createKeyViaCli(workspace.databasePath, ['--plan', 'free']);
+    for (const flag of [
+      ['--account', 'acct_nope'],
+      ['--key', 'key_nope'],
+    ]) {
+      const result = await runCli(workspace.databasePath, ['brains', 'create', '--name', 'X', ...flag]);
+      assert.notEqual(result.code, 0);
+      assert.match(result.stderr, /not found/);
+    }
+    const listed = JSON.parse((await runCli(workspace.databasePath, ['brains', 'list', '--json'])).stdout);
+    assert.equal(listed.length, 1, 'only the key’s default brain exists');
+  });
+});
