@@ -12,7 +12,7 @@ export const ConfigSchema = Type.Object({
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
-  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 250 }),
+  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 500 }),
   RATE_LIMITS: Type.Boolean({ default: true }),
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   ANON_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),

@@ -5,6 +5,7 @@ import { isoTime } from '../clock.js';
 import type { ApiKeyRecord, Plan, Principal } from '../model.js';
 import type { Domain } from './context.js';
 import type { KeyProvisioning } from '../store/store.js';
+import { then, type MaybePromise } from '../maybe.js';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_RANDOM_CHARS = 40; // ~238 bits
@@ -96,8 +97,24 @@ export async function revokeApiKey(domain: Domain, keyId: string): Promise<ApiKe
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 
-/** Resolves an `Authorization` header to the caller, or throws a 401. */
-export async function authenticate(domain: Domain, header: string | undefined): Promise<Principal> {
+function principalOf(record: ApiKeyRecord | undefined): Principal {
+  if (!record) throw unauthorized('invalid API key');
+  if (record.revoked_at !== null) throw unauthorized('API key has been revoked');
+  return {
+    keyId: record.id,
+    accountId: record.account_id,
+    defaultBrainId: record.brain_id,
+    plan: record.plan,
+    rpm: record.rpm,
+    burst: record.burst,
+  };
+}
+
+/**
+ * Resolves an `Authorization` header to the caller, or throws (or rejects with) a 401 —
+ * synchronously when the store can answer synchronously.
+ */
+export function authenticate(domain: Domain, header: string | undefined): MaybePromise<Principal> {
   if (header === undefined || header === '') {
     throw unauthorized('missing API key: send the header Authorization: Bearer <key>');
   }
@@ -109,17 +126,7 @@ export async function authenticate(domain: Domain, header: string | undefined): 
   }
   // A key that cannot be one of ours is refused without a database lookup.
   if (!KEY_PATTERN.test(key)) throw unauthorized('invalid API key');
-  const record = await domain.store.findApiKeyByHash(hashApiKey(key));
-  if (!record) throw unauthorized('invalid API key');
-  if (record.revoked_at !== null) throw unauthorized('API key has been revoked');
-  return {
-    keyId: record.id,
-    accountId: record.account_id,
-    defaultBrainId: record.brain_id,
-    plan: record.plan,
-    rpm: record.rpm,
-    burst: record.burst,
-  };
+  return then(domain.store.findApiKeyByHash(hashApiKey(key)), principalOf);
 }
 
 export interface KeyLimitsChange {

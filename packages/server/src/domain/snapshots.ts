@@ -10,6 +10,7 @@ import {
   type SnapshotTextField,
   type SnapshotType,
 } from '../model.js';
+import { then, type MaybePromise } from '../maybe.js';
 import { resolveBrainId } from './brains.js';
 import type { Domain } from './context.js';
 import { checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
@@ -149,6 +150,14 @@ export async function getSnapshot(domain: Domain, principal: Principal, id: stri
   const snapshot = await domain.store.getSnapshot(principal.accountId, id);
   if (!snapshot) throw notFound('snapshot');
   return snapshot;
+}
+
+/** GET of one snapshot, as JSON text straight from the store: the hottest read path. */
+export function getSnapshotJson(domain: Domain, principal: Principal, id: string): MaybePromise<string> {
+  return then(domain.store.getSnapshotJson(principal.accountId, id), (json) => {
+    if (json === undefined) throw notFound('snapshot');
+    return json;
+  });
 }
 
 export interface SnapshotListQuery {

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../domain/keys.js';
 import { AppError } from '../errors.js';
+import { then, type MaybePromise } from '../maybe.js';
 import type { Principal } from '../model.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { groupOf, limitsFor, type Limits } from '../ratelimit/policy.js';
@@ -34,30 +35,53 @@ export interface AccessOptions {
  * both on `onRequest`, before the body is read — so 401 and 429 come before 413, 415 and 400.
  * A request without a valid key is limited per client address (slowing key guessing) and
  * gets that window's headers on its 401.
+ *
+ * On the embedded store both steps usually answer synchronously, and then the hook completes
+ * without a promise or a suspension: it is on every request.
  */
 export function registerAccessControl(app: FastifyInstance, options: AccessOptions): void {
   const { limiter, anonymousLimits } = options;
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request, reply) => {
-    if (isPublic(request)) return;
-    let principal: Principal;
-    try {
-      principal = await authenticate(app.domain, request.headers.authorization);
-    } catch (err) {
-      if (limiter && err instanceof AppError && err.code === 'UNAUTHORIZED') {
-        const decision = await limiter.consume(`ip:${request.ip}`, anonymousLimits);
-        setRateLimitHeaders(reply, decision);
-        if (!decision.allowed) throw rateLimited(reply, decision, 'unauthenticated requests from this address');
-      }
-      throw err;
-    }
+
+  const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): MaybePromise<void> => {
     request.principal = principal;
     if (!limiter) return;
     const group = groupOf(request.method, request.routeOptions.url ?? request.url);
-    const pending = limiter.consume(`key:${principal.keyId}:${group}`, limitsFor(principal, group));
-    // Awaiting only a real promise keeps the in-memory path free of an extra suspension.
-    const decision = pending instanceof Promise ? await pending : pending;
-    setRateLimitHeaders(reply, decision);
-    if (!decision.allowed) throw rateLimited(reply, decision, group);
+    return then(limiter.consume(`key:${principal.keyId}:${group}`, limitsFor(principal, group)), (decision) => {
+      setRateLimitHeaders(reply, decision);
+      if (!decision.allowed) throw rateLimited(reply, decision, group);
+    });
+  };
+
+  const refuse = (request: FastifyRequest, reply: FastifyReply, err: unknown): MaybePromise<never> => {
+    if (!limiter || !(err instanceof AppError) || err.code !== 'UNAUTHORIZED') throw err;
+    return then(limiter.consume(`ip:${request.ip}`, anonymousLimits), (decision) => {
+      setRateLimitHeaders(reply, decision);
+      if (!decision.allowed) throw rateLimited(reply, decision, 'unauthenticated requests from this address');
+      throw err;
+    });
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isPublic(request)) return done();
+    let outcome: MaybePromise<void>;
+    try {
+      const principal = authenticate(app.domain, request.headers.authorization);
+      outcome =
+        principal instanceof Promise
+          ? principal.then(
+              (ready) => admit(request, reply, ready),
+              (err: unknown) => refuse(request, reply, err),
+            )
+          : admit(request, reply, principal);
+    } catch (err) {
+      try {
+        outcome = refuse(request, reply, err);
+      } catch (refusal) {
+        return done(refusal as Error);
+      }
+    }
+    if (outcome instanceof Promise) outcome.then(() => done(), done);
+    else done();
   });
 }

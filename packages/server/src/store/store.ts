@@ -10,6 +10,7 @@ import type {
   Snapshot,
   SnapshotType,
 } from '../model.js';
+import type { MaybePromise } from '../maybe.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -49,7 +50,8 @@ export interface Store {
   close(): Promise<void>;
 
   provisionKey(p: KeyProvisioning): Promise<void>;
-  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  /** Called on every request: may answer synchronously (SQLite, from a cache it keeps valid). */
+  findApiKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | undefined>;
   getApiKey(id: string): Promise<ApiKeyRecord | undefined>;
   listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined>;
@@ -67,6 +69,8 @@ export interface Store {
 
   insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void>;
   getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined>;
+  /** The same snapshot as the API's JSON text, built by the database: the GET-one hot path. */
+  getSnapshotJson(accountId: string, id: string): MaybePromise<string | undefined>;
   listSnapshots(query: SnapshotQuery): Promise<PageOf<Snapshot>>;
   updateSnapshot(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
   /** Deletes the snapshot and every edge attached to it, atomically. */

@@ -249,9 +249,11 @@ describe('errors', () => {
       brokenKey = await roomyKey(broken);
       // The store fails in a way no code path expects, with a message that must not leak.
       const store = broken.app.domain.store as unknown as Record<string, unknown>;
-      store.getSnapshot = async () => {
+      const fail = () => {
         throw new Error('disk on fire at /srv/snapgraph/src/store/sqlite/sqlite-store.ts:42:7 SECRET');
       };
+      store.getSnapshot = async () => fail();
+      store.getSnapshotJson = fail;
     });
     after(() => broken.close());
 

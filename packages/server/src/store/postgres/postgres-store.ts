@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Account, ApiKeyRecord, Brain, BrainWithCounts, Edge, Page, PageOf, Snapshot } from '../../model.js';
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
+import { snapshotJsonArguments } from '../json-columns.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import { postgresMigrations } from './migrations.js';
 import { translatePostgresError } from './pg-errors.js';
@@ -20,6 +21,7 @@ const newestFirst = 'ORDER BY created_at DESC, id DESC';
 const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
   (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id)::int AS snapshot_count,
   (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count`;
+const ISO_MS = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
 const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
 
 const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
@@ -51,6 +53,9 @@ const SQL = {
   insertSnapshot: `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
     VALUES (${snapshotInsertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
   getSnapshot: `SELECT ${snapshotColumns} FROM snapshots WHERE id = $1 AND account_id = $2`,
+  getSnapshotJson: `SELECT json_build_object(${snapshotJsonArguments((c) =>
+    c === 'created_at' || c === 'updated_at' ? `to_char(${c} AT TIME ZONE 'UTC', '${ISO_MS}')` : c,
+  )})::text AS json FROM snapshots WHERE id = $1 AND account_id = $2`,
   getSnapshotForUpdate: `SELECT ${snapshotColumns} FROM snapshots WHERE id = $1 AND account_id = $2 FOR UPDATE`,
   listSnapshots: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 ${newestFirst} LIMIT $2 OFFSET $3`,
   countSnapshots: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1',
@@ -251,6 +256,10 @@ export class PostgresStore implements Store {
 
   getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
     return this.one<Snapshot>('getSnapshot', [id, accountId]);
+  }
+
+  async getSnapshotJson(accountId: string, id: string): Promise<string | undefined> {
+    return (await this.one<{ json: string }>('getSnapshotJson', [id, accountId]))?.json;
   }
 
   async listSnapshots(q: SnapshotQuery): Promise<PageOf<Snapshot>> {

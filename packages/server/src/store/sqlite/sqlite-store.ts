@@ -6,6 +6,7 @@ import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './o
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { runSqliteMigrations } from './run-migrations.js';
+import { snapshotJsonArguments } from '../json-columns.js';
 import { translateSqliteError } from './sqlite-errors.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -14,6 +15,7 @@ const newestFirst = 'ORDER BY created_at DESC, id DESC';
 const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
   (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id) AS snapshot_count,
   (SELECT count(*) FROM edges e WHERE e.brain_id = b.id) AS edge_count`;
+const KEY_CACHE_SIZE = 10_000;
 const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
 
 type Statement<P extends unknown[] | object = unknown[], R = unknown> = Database.Statement<P, R>;
@@ -23,6 +25,8 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: SqliteDatabase;
   private readonly stmt;
+  private readonly keyCache = new Map<string, ApiKeyRecord>();
+  private keyCacheVersion = -1;
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.db = openSqliteDatabase(path, options);
@@ -82,6 +86,11 @@ export class SqliteStore implements Store {
       insertSnapshot: prepared<Record<string, unknown>, never>(
         `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
          VALUES (${snapshotInsertColumns.map((c) => `@${c}`).join(', ')})`,
+      ),
+      dataVersion: prepared<[], { data_version: number }>('PRAGMA data_version'),
+      getSnapshotJson: prepared<[string, string], { json: string }>(
+        `SELECT json_object(${snapshotJsonArguments((c) => (c === 'emotion' || c === 'tags' ? `json(${c})` : c))}) AS json
+         FROM snapshots WHERE id = ? AND account_id = ?`,
       ),
       getSnapshot: prepared<[string, string], SnapshotRow>(
         `SELECT ${snapshotColumns} FROM snapshots WHERE id = ? AND account_id = ?`,
@@ -150,6 +159,7 @@ export class SqliteStore implements Store {
   }
 
   async provisionKey(p: KeyProvisioning): Promise<void> {
+    this.keyCache.clear();
     this.db
       .transaction(() => {
         if (p.account) this.stmt.insertAccount().run(p.account.id, p.account.created_at);
@@ -159,8 +169,28 @@ export class SqliteStore implements Store {
       .immediate();
   }
 
-  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.stmt.keyByHash().get(keyHash);
+  /**
+   * Keys are looked up on every request, so they are cached. The cache is valid for as long as
+   * no other connection — the CLI revoking or changing a key, another process — has committed
+   * anything: `PRAGMA data_version` says so, at less than half the cost of the lookup. This
+   * store's own key writes clear it directly. Only hits are cached, so guessed keys cannot
+   * fill it.
+   */
+  findApiKeyByHash(keyHash: string): ApiKeyRecord | undefined {
+    const version = this.stmt.dataVersion().get()?.data_version ?? -1;
+    if (version !== this.keyCacheVersion) {
+      this.keyCache.clear();
+      this.keyCacheVersion = version;
+    }
+    let record = this.keyCache.get(keyHash);
+    if (record === undefined) {
+      record = this.stmt.keyByHash().get(keyHash);
+      if (record) {
+        if (this.keyCache.size >= KEY_CACHE_SIZE) this.keyCache.clear();
+        this.keyCache.set(keyHash, record);
+      }
+    }
+    return record;
   }
 
   async getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
@@ -178,6 +208,7 @@ export class SqliteStore implements Store {
         if (!current) return undefined;
         const next = change(current);
         this.stmt.updateKey().run(next);
+        this.keyCache.clear();
         return next;
       })
       .immediate();
@@ -236,6 +267,10 @@ export class SqliteStore implements Store {
     } catch (err) {
       throw translateSqliteError(err, { conflict: 'snapshot already exists', missing: 'brain' });
     }
+  }
+
+  getSnapshotJson(accountId: string, id: string): string | undefined {
+    return this.stmt.getSnapshotJson().get(id, accountId)?.json;
   }
 
   async getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
