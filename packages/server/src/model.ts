@@ -105,12 +105,25 @@ export interface Principal {
   burst: number | null;
 }
 
+/** Where an item sits in the newest-first order of every list. */
+export interface Position {
+  created_at: string;
+  id: string;
+}
+
 export interface Page {
   limit: number;
   offset: number;
+  /** Keyset pagination: only items strictly after this position (offset is then 0). */
+  after?: Position | undefined;
 }
 
 export interface PageOf<T> {
   rows: T[];
   total: number;
+}
+
+/** A page as the API returns it: the rows, the count of all matches, the next page's cursor. */
+export interface ListPage<T> extends PageOf<T> {
+  nextCursor: string | null;
 }

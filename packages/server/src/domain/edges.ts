@@ -1,9 +1,10 @@
 import { isoTime } from '../clock.js';
 import { AppError, notFound, unprocessable } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Edge, EdgeType, PageOf, Principal } from '../model.js';
+import type { Edge, EdgeType, ListPage, Principal } from '../model.js';
 import type { EdgeScope } from '../store/store.js';
 import type { Domain } from './context.js';
+import { pageQuery, pageResult, type PageRequest } from './cursor.js';
 import { checkReadOnly, nextUpdatedAt } from './validate.js';
 
 export const EDGE_LABEL_MAX = 1000;
@@ -61,13 +62,11 @@ export async function getEdge(domain: Domain, principal: Principal, id: string):
   return edge;
 }
 
-export interface EdgeListQuery {
+export interface EdgeListQuery extends PageRequest {
   snapshot_id?: string | undefined;
   brain_id?: string | undefined;
   edge_type?: EdgeType | undefined;
   min_strength: number;
-  limit: number;
-  offset: number;
 }
 
 async function resolveEdgeScope(domain: Domain, principal: Principal, query: EdgeListQuery): Promise<EdgeScope> {
@@ -87,16 +86,17 @@ async function resolveEdgeScope(domain: Domain, principal: Principal, query: Edg
   });
 }
 
-export async function listEdges(domain: Domain, principal: Principal, query: EdgeListQuery): Promise<PageOf<Edge>> {
+export async function listEdges(domain: Domain, principal: Principal, query: EdgeListQuery): Promise<ListPage<Edge>> {
+  const page = pageQuery(query);
   const scope = await resolveEdgeScope(domain, principal, query);
-  return domain.store.listEdges({
+  const found = await domain.store.listEdges({
     accountId: principal.accountId,
     scope,
     edgeType: query.edge_type,
     minStrength: query.min_strength,
-    limit: query.limit,
-    offset: query.offset,
+    ...page,
   });
+  return { ...pageResult(found.rows, query.limit), total: found.total };
 }
 
 export async function updateEdge(domain: Domain, principal: Principal, id: string, patch: EdgePatch): Promise<Edge> {

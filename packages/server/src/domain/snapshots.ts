@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 import {
   SNAPSHOT_TEXT_FIELDS,
   type EmotionObject,
-  type PageOf,
+  type ListPage,
   type Principal,
   type Snapshot,
   type SnapshotTextField,
@@ -12,6 +12,7 @@ import {
 } from '../model.js';
 import { then, type MaybePromise } from '../maybe.js';
 import { resolveBrainId } from './brains.js';
+import { pageQuery, pageResult, type PageRequest } from './cursor.js';
 import type { Domain } from './context.js';
 import { checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
 
@@ -160,20 +161,20 @@ export function getSnapshotJson(domain: Domain, principal: Principal, id: string
   });
 }
 
-export interface SnapshotListQuery {
+export interface SnapshotListQuery extends PageRequest {
   brain_id?: string | undefined;
   type?: SnapshotType | undefined;
-  limit: number;
-  offset: number;
 }
 
 export async function listSnapshots(
   domain: Domain,
   principal: Principal,
   query: SnapshotListQuery,
-): Promise<PageOf<Snapshot>> {
+): Promise<ListPage<Snapshot>> {
+  const page = pageQuery(query);
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
-  return domain.store.listSnapshots({ brainId, type: query.type, limit: query.limit, offset: query.offset });
+  const found = await domain.store.listSnapshots({ brainId, type: query.type, ...page });
+  return { ...pageResult(found.rows, query.limit), total: found.total };
 }
 
 export async function updateSnapshot(

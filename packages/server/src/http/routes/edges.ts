@@ -41,7 +41,8 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const page = await listEdges(app.domain, request.principal, request.query);
-      return { data: page.rows, total: page.total };
+      const body = { data: page.rows, total: page.total };
+      return request.query.cursor === undefined ? body : { ...body, next_cursor: page.nextCursor };
     },
   );
 

@@ -49,7 +49,8 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const page = await listSnapshots(app.domain, request.principal, request.query);
-      return { data: page.rows, count: page.total };
+      const body = { data: page.rows, count: page.total };
+      return request.query.cursor === undefined ? body : { ...body, next_cursor: page.nextCursor };
     },
   );
 

@@ -22,6 +22,23 @@ export const PageLimit = (max: number) =>
 
 export const PageOffset = Type.Integer({ minimum: 0, default: 0, description: 'Number of items to skip' });
 
+export const PageCursor = Type.Optional(
+  Type.String({
+    maxLength: 200,
+    description:
+      'Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset.',
+  }),
+);
+
+export const NextCursor = Type.Optional(
+  Nullable(
+    Type.String({
+      description:
+        'Extension, present when the request used cursor: the cursor of the next page, or null after the last page',
+    }),
+  ),
+);
+
 export const ErrorSchema = Type.Object(
   {
     error: Type.Object({

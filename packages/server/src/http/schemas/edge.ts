@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { EDGE_TYPES } from '../../model.js';
 import { EDGE_LABEL_MAX } from '../../domain/edges.js';
-import { Nullable, PageLimit, PageOffset, ReadOnly, Timestamp, Unit } from './common.js';
+import { NextCursor, Nullable, PageCursor, PageLimit, PageOffset, ReadOnly, Timestamp, Unit } from './common.js';
 
 export const EdgeTypeSchema = Type.Enum([...EDGE_TYPES], {
   description: 'supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)',
@@ -59,11 +59,13 @@ export const EdgeListQuery = Type.Object({
   min_strength: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Only edges at least this strong' }),
   limit: PageLimit(200),
   offset: PageOffset,
+  cursor: PageCursor,
 });
 
 export const EdgeEnvelope = Type.Object({ data: EdgeSchema });
 export const EdgeListEnvelope = Type.Object({
   data: Type.Array(EdgeSchema),
   total: Type.Integer({ description: 'Number of all matching edges, not the page size' }),
+  next_cursor: NextCursor,
 });
 export const EdgeDeleted = Type.Object({ message: Type.String() });

@@ -2,7 +2,17 @@ import { Type, type Static } from 'typebox';
 import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../model.js';
 import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
 import { MAX_JSON_BYTES } from '../validation.js';
-import { Nullable, PageLimit, PageOffset, ReadOnly, Timestamp, TrimmedText, Unit } from './common.js';
+import {
+  NextCursor,
+  Nullable,
+  PageCursor,
+  PageLimit,
+  PageOffset,
+  ReadOnly,
+  Timestamp,
+  TrimmedText,
+  Unit,
+} from './common.js';
 
 export const SnapshotTypeSchema = Type.Enum([...SNAPSHOT_TYPES], {
   description: 'Belief, Model, Rule, Conviction or Principle',
@@ -133,12 +143,14 @@ export const SnapshotListQuery = Type.Object({
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to list; default: the key's brain" })),
   limit: PageLimit(100),
   offset: PageOffset,
+  cursor: PageCursor,
 });
 
 export const SnapshotEnvelope = Type.Object({ data: SnapshotSchema });
 export const SnapshotListEnvelope = Type.Object({
   data: Type.Array(SnapshotSchema),
   count: Type.Integer({ description: 'Number of all matching snapshots, not the page size' }),
+  next_cursor: NextCursor,
 });
 export const SnapshotDeleted = Type.Object({ data: Type.Object({ success: Type.Boolean() }) });
 

@@ -59,6 +59,8 @@ const SQL = {
   getSnapshotForUpdate: `SELECT ${snapshotColumns} FROM snapshots WHERE id = $1 AND account_id = $2 FOR UPDATE`,
   listSnapshots: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 ${newestFirst} LIMIT $2 OFFSET $3`,
   countSnapshots: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1',
+  listSnapshotsAfter: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 AND (created_at, id) < ($2, $3) ${newestFirst} LIMIT $4`,
+  listSnapshotsOfTypeAfter: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 AND type = $2 AND (created_at, id) < ($3, $4) ${newestFirst} LIMIT $5`,
   listSnapshotsOfType: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 AND type = $2 ${newestFirst} LIMIT $3 OFFSET $4`,
   countSnapshotsOfType: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND type = $2',
   updateSnapshot: `UPDATE snapshots SET ${snapshotUpdateColumns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
@@ -75,9 +77,16 @@ const SQL = {
 // Edges of one snapshot: outgoing and incoming, each through its own index (a self-loop
 // cannot exist, so the halves never overlap). $1 account, $2 scope, $3 type or null, $4 min.
 const edgeFilters = 'AND ($3::text IS NULL OR edge_type = $3) AND strength >= $4';
-const edgesOfSnapshot = `SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND source_id = $2 ${edgeFilters}
-  UNION ALL SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND target_id = $2 ${edgeFilters}`;
+const edgeHalves = (
+  extra: string,
+) => `SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND source_id = $2 ${edgeFilters} ${extra}
+  UNION ALL SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND target_id = $2 ${edgeFilters} ${extra}`;
+const edgesOfSnapshot = edgeHalves('');
+// $5 limit, then the cursor position: $6 created_at, $7 id.
+const afterCursor = 'AND (created_at, id) < ($6, $7)';
 const EDGE_SQL = {
+  listEdgesOfSnapshotAfter: `${edgeHalves(afterCursor)} ${newestFirst} LIMIT $5`,
+  listEdgesOfBrainAfter: `SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND brain_id = $2 ${edgeFilters} ${afterCursor} ${newestFirst} LIMIT $5`,
   listEdgesOfSnapshot: `${edgesOfSnapshot} ${newestFirst} LIMIT $5 OFFSET $6`,
   countEdgesOfSnapshot: `SELECT count(*)::int AS n FROM (${edgesOfSnapshot}) AS e`,
   listEdgesOfBrain: `SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND brain_id = $2 ${edgeFilters} ${newestFirst} LIMIT $5 OFFSET $6`,
@@ -264,17 +273,20 @@ export class PostgresStore implements Store {
 
   async listSnapshots(q: SnapshotQuery): Promise<PageOf<Snapshot>> {
     // One query for the page and one for the count, whatever the page size; run side by side.
-    const [rows, total] = await Promise.all(
+    const after = q.after;
+    const page =
       q.type === undefined
-        ? [
-            this.rows<Snapshot>('listSnapshots', [q.brainId, q.limit, q.offset]),
-            this.count('countSnapshots', [q.brainId]),
-          ]
-        : [
-            this.rows<Snapshot>('listSnapshotsOfType', [q.brainId, q.type, q.limit, q.offset]),
-            this.count('countSnapshotsOfType', [q.brainId, q.type]),
-          ],
-    );
+        ? after
+          ? this.rows<Snapshot>('listSnapshotsAfter', [q.brainId, after.created_at, after.id, q.limit])
+          : this.rows<Snapshot>('listSnapshots', [q.brainId, q.limit, q.offset])
+        : after
+          ? this.rows<Snapshot>('listSnapshotsOfTypeAfter', [q.brainId, q.type, after.created_at, after.id, q.limit])
+          : this.rows<Snapshot>('listSnapshotsOfType', [q.brainId, q.type, q.limit, q.offset]);
+    const count =
+      q.type === undefined
+        ? this.count('countSnapshots', [q.brainId])
+        : this.count('countSnapshotsOfType', [q.brainId, q.type]);
+    const [rows, total] = await Promise.all([page, count]);
     return { rows, total };
   }
 
@@ -313,8 +325,16 @@ export class PostgresStore implements Store {
     const bySnapshot = 'snapshotId' in q.scope;
     const scope = 'snapshotId' in q.scope ? q.scope.snapshotId : q.scope.brainId;
     const filters = [q.accountId, scope, q.edgeType ?? null, q.minStrength];
+    const page = q.after
+      ? this.rows<Edge>(bySnapshot ? 'listEdgesOfSnapshotAfter' : 'listEdgesOfBrainAfter', [
+          ...filters,
+          q.limit,
+          q.after.created_at,
+          q.after.id,
+        ])
+      : this.rows<Edge>(bySnapshot ? 'listEdgesOfSnapshot' : 'listEdgesOfBrain', [...filters, q.limit, q.offset]);
     const [rows, total] = await Promise.all([
-      this.rows<Edge>(bySnapshot ? 'listEdgesOfSnapshot' : 'listEdgesOfBrain', [...filters, q.limit, q.offset]),
+      page,
       this.count(bySnapshot ? 'countEdgesOfSnapshot' : 'countEdgesOfBrain', filters),
     ]);
     return { rows, total };

@@ -99,6 +99,12 @@ export class SqliteStore implements Store {
         `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
       countSnapshots: prepared<[string], { n: number }>('SELECT count(*) AS n FROM snapshots WHERE brain_id = ?'),
+      listSnapshotsAfter: prepared<[string, string, string, number], SnapshotRow>(
+        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
+      ),
+      listSnapshotsOfTypeAfter: prepared<[string, string, string, string, number], SnapshotRow>(
+        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND type = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
+      ),
       listSnapshotsOfType: prepared<[string, string, number, number], SnapshotRow>(
         `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
@@ -127,15 +133,29 @@ export class SqliteStore implements Store {
   }
 
   private prepareEdgeLists(prepared: <P extends unknown[] | object, R>(sql: string) => () => Statement<P, R>) {
-    type Params = { account: string; scope: string; type: string | null; min: number; limit: number; offset: number };
+    type Params = {
+      account: string;
+      scope: string;
+      type: string | null;
+      min: number;
+      limit: number;
+      offset: number;
+      after_at: string | null;
+      after_id: string | null;
+    };
     const filters = 'AND (@type IS NULL OR edge_type = @type) AND strength >= @min';
+    const afterCursor = 'AND (created_at, id) < (@after_at, @after_id)';
     // Edges of one snapshot: the outgoing and the incoming ones, each found through its own
     // index. A self-loop cannot exist, so the two halves never overlap.
-    const ofSnapshot = `SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND source_id = @scope ${filters}
-      UNION ALL SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND target_id = @scope ${filters}`;
+    const halves = (extra: string) =>
+      `SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND source_id = @scope ${filters} ${extra}
+      UNION ALL SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND target_id = @scope ${filters} ${extra}`;
+    const ofSnapshot = halves('');
     const ofBrain = `SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND brain_id = @scope ${filters}`;
     return {
       listEdgesOfSnapshot: prepared<Params, Edge>(`${ofSnapshot} ${newestFirst} LIMIT @limit OFFSET @offset`),
+      listEdgesOfSnapshotAfter: prepared<Params, Edge>(`${halves(afterCursor)} ${newestFirst} LIMIT @limit`),
+      listEdgesOfBrainAfter: prepared<Params, Edge>(`${ofBrain} ${afterCursor} ${newestFirst} LIMIT @limit`),
       countEdgesOfSnapshot: prepared<Params, { n: number }>(
         `SELECT count(*) AS n FROM (${ofSnapshot.replaceAll(`SELECT ${edgeColumns}`, 'SELECT 1')})`,
       ),
@@ -281,8 +301,12 @@ export class SqliteStore implements Store {
   async listSnapshots(q: SnapshotQuery): Promise<PageOf<Snapshot>> {
     // Rows and count in one read transaction, so `count` describes the same state as the page.
     return this.db.transaction(() => {
-      const rows =
-        q.type === undefined
+      const after = q.after;
+      const rows = after
+        ? q.type === undefined
+          ? this.stmt.listSnapshotsAfter().all(q.brainId, after.created_at, after.id, q.limit)
+          : this.stmt.listSnapshotsOfTypeAfter().all(q.brainId, q.type, after.created_at, after.id, q.limit)
+        : q.type === undefined
           ? this.stmt.listSnapshots().all(q.brainId, q.limit, q.offset)
           : this.stmt.listSnapshotsOfType().all(q.brainId, q.type, q.limit, q.offset);
       const total =
@@ -335,9 +359,18 @@ export class SqliteStore implements Store {
       min: q.minStrength,
       limit: q.limit,
       offset: q.offset,
+      after_at: q.after?.created_at ?? null,
+      after_id: q.after?.id ?? null,
     };
+    const list = q.after
+      ? bySnapshot
+        ? this.stmt.listEdgesOfSnapshotAfter()
+        : this.stmt.listEdgesOfBrainAfter()
+      : bySnapshot
+        ? this.stmt.listEdgesOfSnapshot()
+        : this.stmt.listEdgesOfBrain();
     return this.db.transaction(() => {
-      const rows = (bySnapshot ? this.stmt.listEdgesOfSnapshot() : this.stmt.listEdgesOfBrain()).all(params);
+      const rows = list.all(params);
       const total = (bySnapshot ? this.stmt.countEdgesOfSnapshot() : this.stmt.countEdgesOfBrain()).get(params);
       return { rows, total: total?.n ?? 0 };
     })();

@@ -1,0 +1,47 @@
+import { validationError } from '../errors.js';
+import type { Position } from '../model.js';
+
+/**
+ * Keyset pagination, an extension of the API: a request that carries `cursor` (empty for the
+ * first page) gets `next_cursor` back; requests without it get exactly the specified body. A
+ * cursor names the last item of a page by its sort key (created_at, id),
+ * and the next page starts strictly after it — one index seek at any depth, where an offset
+ * must count past every skipped row. Opaque to clients (base64url), validated on the way in.
+ */
+const POSITION = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([a-z]+_[0-9A-Za-z]{1,64})$/;
+
+export function encodeCursor(position: Position): string {
+  return Buffer.from(`${position.created_at}|${position.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Position {
+  const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw validationError([{ field: 'cursor', reason: 'is not a cursor this API returned' }]);
+  return { created_at: match[1] as string, id: match[2] as string };
+}
+
+export interface PageRequest {
+  limit: number;
+  offset: number;
+  cursor?: string | undefined;
+}
+
+/** The store query for a page: one row more than asked, to learn whether another page exists. */
+export function pageQuery(request: PageRequest): { limit: number; offset: number; after: Position | undefined } {
+  if (request.cursor !== undefined && request.offset > 0) {
+    throw validationError([{ field: 'offset', reason: 'cannot be combined with cursor' }]);
+  }
+  return {
+    limit: request.limit + 1,
+    offset: request.offset,
+    // An empty cursor asks for the first page in cursor mode.
+    after: request.cursor ? decodeCursor(request.cursor) : undefined,
+  };
+}
+
+/** The page to return, and the cursor of the next one (null after the last page). */
+export function pageResult<T extends Position>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { rows, nextCursor: null };
+  const page = rows.slice(0, limit);
+  return { rows: page, nextCursor: encodeCursor(page[page.length - 1] as T) };
+}
