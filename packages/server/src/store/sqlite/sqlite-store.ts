@@ -5,6 +5,7 @@ import { sqliteMigrations } from './migrations.js';
 import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
+import { GroupCommit } from './group-commit.js';
 import { runSqliteMigrations } from './run-migrations.js';
 import { snapshotJsonArguments } from '../json-columns.js';
 import { translateSqliteError } from './sqlite-errors.js';
@@ -20,17 +21,22 @@ const EDGE_CONFLICT = 'an edge of this edge_type already exists between these sn
 
 type Statement<P extends unknown[] | object = unknown[], R = unknown> = Database.Statement<P, R>;
 
-/** The embedded default: one SQLite file, every statement prepared once. */
+/**
+ * The embedded default: one SQLite file, every statement prepared once, and every write
+ * through group commit (see GroupCommit).
+ */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: SqliteDatabase;
   private readonly stmt;
+  private readonly writes: GroupCommit;
   private readonly keyCache = new Map<string, ApiKeyRecord>();
   private keyCacheVersion = -1;
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.db = openSqliteDatabase(path, options);
     this.stmt = this.prepareAll();
+    this.writes = new GroupCommit(this.db);
   }
 
   /** Statements are prepared lazily, on first use, because the schema may not exist yet. */
@@ -175,18 +181,17 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.writes.flush();
     if (this.db.open) this.db.close();
   }
 
-  async provisionKey(p: KeyProvisioning): Promise<void> {
-    this.keyCache.clear();
-    this.db
-      .transaction(() => {
-        if (p.account) this.stmt.insertAccount().run(p.account.id, p.account.created_at);
-        if (p.brain) this.stmt.insertBrain().run(p.brain);
-        this.stmt.insertKey().run(p.key);
-      })
-      .immediate();
+  provisionKey(p: KeyProvisioning): Promise<void> {
+    return this.writes.run(() => {
+      this.keyCache.clear();
+      if (p.account) this.stmt.insertAccount().run(p.account.id, p.account.created_at);
+      if (p.brain) this.stmt.insertBrain().run(p.brain);
+      this.stmt.insertKey().run(p.key);
+    });
   }
 
   /**
@@ -221,37 +226,37 @@ export class SqliteStore implements Store {
     return accountId === undefined ? this.stmt.listKeys().all() : this.stmt.listKeysOfAccount().all(accountId);
   }
 
-  async updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
-    return this.db
-      .transaction(() => {
-        const current = this.stmt.keyById().get(id);
-        if (!current) return undefined;
-        const next = change(current);
-        this.stmt.updateKey().run(next);
-        this.keyCache.clear();
-        return next;
-      })
-      .immediate();
+  updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
+    return this.writes.run(() => {
+      const current = this.stmt.keyById().get(id);
+      if (!current) return undefined;
+      const next = change(current);
+      this.stmt.updateKey().run(next);
+      this.keyCache.clear();
+      return next;
+    });
   }
 
   async countActiveApiKeys(): Promise<number> {
     return this.stmt.countActiveKeys().get()?.n ?? 0;
   }
 
-  async insertAccount(account: Account): Promise<void> {
-    this.stmt.insertAccount().run(account.id, account.created_at);
+  insertAccount(account: Account): Promise<void> {
+    return this.writes.run(() => void this.stmt.insertAccount().run(account.id, account.created_at));
   }
 
   async getAccount(id: string): Promise<Account | undefined> {
     return this.stmt.getAccount().get(id);
   }
 
-  async insertBrain(brain: Brain): Promise<void> {
-    try {
-      this.stmt.insertBrain().run(brain);
-    } catch (err) {
-      throw translateSqliteError(err, { conflict: 'brain already exists', missing: 'account' });
-    }
+  insertBrain(brain: Brain): Promise<void> {
+    return this.writes.run(() => {
+      try {
+        this.stmt.insertBrain().run(brain);
+      } catch (err) {
+        throw translateSqliteError(err, { conflict: 'brain already exists', missing: 'account' });
+      }
+    });
   }
 
   async getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
@@ -281,12 +286,15 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
-    try {
-      this.stmt.insertSnapshot().run(snapshotToRow(accountId, snapshot));
-    } catch (err) {
-      throw translateSqliteError(err, { conflict: 'snapshot already exists', missing: 'brain' });
-    }
+  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
+    const row = snapshotToRow(accountId, snapshot);
+    return this.writes.run(() => {
+      try {
+        this.stmt.insertSnapshot().run(row);
+      } catch (err) {
+        throw translateSqliteError(err, { conflict: 'snapshot already exists', missing: 'brain' });
+      }
+    });
   }
 
   getSnapshotJson(accountId: string, id: string): string | undefined {
@@ -317,33 +325,34 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async updateSnapshot(
+  updateSnapshot(
     accountId: string,
     id: string,
     change: (current: Snapshot) => Snapshot,
   ): Promise<Snapshot | undefined> {
-    return this.db
-      .transaction(() => {
-        const row = this.stmt.getSnapshot().get(id, accountId);
-        if (!row) return undefined;
-        const next = change(snapshotFromRow(row));
-        this.stmt.updateSnapshot().run(snapshotToRow(accountId, next));
-        return next;
-      })
-      .immediate();
+    return this.writes.run(() => {
+      const row = this.stmt.getSnapshot().get(id, accountId);
+      if (!row) return undefined;
+      const next = change(snapshotFromRow(row));
+      this.stmt.updateSnapshot().run(snapshotToRow(accountId, next));
+      return next;
+    });
   }
 
-  async deleteSnapshot(accountId: string, id: string): Promise<boolean> {
-    // Edges go with it through ON DELETE CASCADE, inside this same statement's transaction.
-    return this.stmt.deleteSnapshot().run(id, accountId).changes > 0;
+  deleteSnapshot(accountId: string, id: string): Promise<boolean> {
+    // Edges go with it through ON DELETE CASCADE, inside this same statement's savepoint.
+    return this.writes.run(() => this.stmt.deleteSnapshot().run(id, accountId).changes > 0);
   }
 
-  async insertEdge(accountId: string, edge: Edge): Promise<void> {
-    try {
-      this.stmt.insertEdge().run({ ...edge, account_id: accountId });
-    } catch (err) {
-      throw translateSqliteError(err, { conflict: EDGE_CONFLICT, missing: 'snapshot' });
-    }
+  insertEdge(accountId: string, edge: Edge): Promise<void> {
+    const row = { ...edge, account_id: accountId };
+    return this.writes.run(() => {
+      try {
+        this.stmt.insertEdge().run(row);
+      } catch (err) {
+        throw translateSqliteError(err, { conflict: EDGE_CONFLICT, missing: 'snapshot' });
+      }
+    });
   }
 
   async getEdge(accountId: string, id: string): Promise<Edge | undefined> {
@@ -376,23 +385,21 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
-    try {
-      return this.db
-        .transaction(() => {
-          const current = this.stmt.getEdge().get(id, accountId);
-          if (!current) return undefined;
-          const next = change(current);
-          this.stmt.updateEdge().run({ ...next, account_id: accountId });
-          return next;
-        })
-        .immediate();
-    } catch (err) {
-      throw translateSqliteError(err, { conflict: EDGE_CONFLICT, missing: 'edge' });
-    }
+  updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
+    return this.writes.run(() => {
+      const current = this.stmt.getEdge().get(id, accountId);
+      if (!current) return undefined;
+      const next = change(current);
+      try {
+        this.stmt.updateEdge().run({ ...next, account_id: accountId });
+      } catch (err) {
+        throw translateSqliteError(err, { conflict: EDGE_CONFLICT, missing: 'edge' });
+      }
+      return next;
+    });
   }
 
-  async deleteEdge(accountId: string, id: string): Promise<boolean> {
-    return this.stmt.deleteEdge().run(id, accountId).changes > 0;
+  deleteEdge(accountId: string, id: string): Promise<boolean> {
+    return this.writes.run(() => this.stmt.deleteEdge().run(id, accountId).changes > 0);
   }
 }
