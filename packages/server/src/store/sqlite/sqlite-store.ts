@@ -13,9 +13,12 @@ import { translateSqliteError } from './sqlite-errors.js';
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
 const edgeColumns = EDGE_COLUMNS.join(', ');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';
+const counted = (kind: string) =>
+  `coalesce((SELECT n FROM brain_counts c WHERE c.brain_id = b.id AND c.kind = '${kind}'), 0)`;
 const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
-  (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id) AS snapshot_count,
-  (SELECT count(*) FROM edges e WHERE e.brain_id = b.id) AS edge_count`;
+  ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count`;
+/** A kept count (see migration 2): 'snapshots', 'snapshots:<type>', 'edges', 'edges:<type>'. */
+const COUNT_OF_KIND = 'SELECT coalesce((SELECT n FROM brain_counts WHERE brain_id = ? AND kind = ?), 0) AS n';
 const KEY_CACHE_SIZE = 10_000;
 const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
 
@@ -104,7 +107,7 @@ export class SqliteStore implements Store {
       listSnapshots: prepared<[string, number, number], SnapshotRow>(
         `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
-      countSnapshots: prepared<[string], { n: number }>('SELECT count(*) AS n FROM snapshots WHERE brain_id = ?'),
+      countOfKind: prepared<[string, string], { n: number }>(COUNT_OF_KIND),
       listSnapshotsAfter: prepared<[string, string, string, number], SnapshotRow>(
         `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
       ),
@@ -114,9 +117,7 @@ export class SqliteStore implements Store {
       listSnapshotsOfType: prepared<[string, string, number, number], SnapshotRow>(
         `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
-      countSnapshotsOfType: prepared<[string, string], { n: number }>(
-        'SELECT count(*) AS n FROM snapshots WHERE brain_id = ? AND type = ?',
-      ),
+
       updateSnapshot: prepared<Record<string, unknown>, never>(
         `UPDATE snapshots SET ${SNAPSHOT_COLUMNS.filter((c) => c !== 'id')
           .map((c) => `${c} = @${c}`)
@@ -317,10 +318,7 @@ export class SqliteStore implements Store {
         : q.type === undefined
           ? this.stmt.listSnapshots().all(q.brainId, q.limit, q.offset)
           : this.stmt.listSnapshotsOfType().all(q.brainId, q.type, q.limit, q.offset);
-      const total =
-        q.type === undefined
-          ? this.stmt.countSnapshots().get(q.brainId)
-          : this.stmt.countSnapshotsOfType().get(q.brainId, q.type);
+      const total = this.stmt.countOfKind().get(q.brainId, q.type === undefined ? 'snapshots' : `snapshots:${q.type}`);
       return { rows: rows.map(snapshotFromRow), total: total?.n ?? 0 };
     })();
   }
@@ -380,7 +378,11 @@ export class SqliteStore implements Store {
         : this.stmt.listEdgesOfBrain();
     return this.db.transaction(() => {
       const rows = list.all(params);
-      const total = (bySnapshot ? this.stmt.countEdgesOfSnapshot() : this.stmt.countEdgesOfBrain()).get(params);
+      // A brain's edges, all or of one type, have a kept count; a strength filter must count.
+      const total =
+        !bySnapshot && q.minStrength === 0
+          ? this.stmt.countOfKind().get(params.scope, q.edgeType ? `edges:${q.edgeType}` : 'edges')
+          : (bySnapshot ? this.stmt.countEdgesOfSnapshot() : this.stmt.countEdgesOfBrain()).get(params);
       return { rows, total: total?.n ?? 0 };
     })();
   }
