@@ -111,6 +111,11 @@ export interface Position {
   id: string;
 }
 
+/** An item as the API's JSON text, with its position for cursors. */
+export interface JsonRow extends Position {
+  json: string;
+}
+
 export interface Page {
   limit: number;
   offset: number;

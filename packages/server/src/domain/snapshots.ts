@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import {
   SNAPSHOT_TEXT_FIELDS,
   type EmotionObject,
+  type JsonRow,
   type ListPage,
   type Principal,
   type Snapshot,
@@ -170,7 +171,7 @@ export async function listSnapshots(
   domain: Domain,
   principal: Principal,
   query: SnapshotListQuery,
-): Promise<ListPage<Snapshot>> {
+): Promise<ListPage<JsonRow>> {
   const page = pageQuery(query);
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
   const found = await domain.store.listSnapshots({ brainId, type: query.type, ...page });

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { JsonRow, ListPage } from '../model.js';
 
 /**
  * Sends JSON that is already text (built by the database) as is: Fastify does not serialize a
@@ -6,4 +7,16 @@ import type { FastifyReply } from 'fastify';
  */
 export function sendJsonText(reply: FastifyReply, json: string): void {
   reply.type('application/json; charset=utf-8').send(json);
+}
+
+/**
+ * A list body from rows that are JSON text: `{"data":[…],"<total field>":n}`, and
+ * `next_cursor` when the request asked for cursor pagination.
+ */
+export function listBody(page: ListPage<JsonRow>, totalField: 'count' | 'total', withCursor: boolean): string {
+  let body = '{"data":[';
+  for (let i = 0; i < page.rows.length; i++) body += (i === 0 ? '' : ',') + (page.rows[i] as JsonRow).json;
+  body += `],"${totalField}":${page.total}`;
+  if (withCursor) body += `,"next_cursor":${JSON.stringify(page.nextCursor)}`;
+  return `${body}}`;
 }

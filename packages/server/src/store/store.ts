@@ -5,6 +5,7 @@ import type {
   BrainWithCounts,
   Edge,
   EdgeType,
+  JsonRow,
   Page,
   PageOf,
   Snapshot,
@@ -71,7 +72,8 @@ export interface Store {
   getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined>;
   /** The same snapshot as the API's JSON text, built by the database: the GET-one hot path. */
   getSnapshotJson(accountId: string, id: string): MaybePromise<string | undefined>;
-  listSnapshots(query: SnapshotQuery): Promise<PageOf<Snapshot>>;
+  /** A page of snapshots as JSON text (built by the database) and the total of all matches. */
+  listSnapshots(query: SnapshotQuery): Promise<PageOf<JsonRow>>;
   updateSnapshot(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
   /** Deletes the snapshot and every edge attached to it, atomically. */
   deleteSnapshot(accountId: string, id: string): Promise<boolean>;

@@ -7,7 +7,7 @@ import {
   updateSnapshot,
 } from '../../domain/snapshots.js';
 import { then } from '../../maybe.js';
-import { sendJsonText } from '../json-text.js';
+import { listBody, sendJsonText } from '../json-text.js';
 import { IdParams, responses } from '../schemas/common.js';
 import {
   SnapshotCreateBody,
@@ -47,10 +47,9 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: SnapshotListEnvelope }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = await listSnapshots(app.domain, request.principal, request.query);
-      const body = { data: page.rows, count: page.total };
-      return request.query.cursor === undefined ? body : { ...body, next_cursor: page.nextCursor };
+      sendJsonText(reply, listBody(page, 'count', request.query.cursor !== undefined));
     },
   );
 

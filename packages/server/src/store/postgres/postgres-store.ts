@@ -1,5 +1,15 @@
 import pg from 'pg';
-import type { Account, ApiKeyRecord, Brain, BrainWithCounts, Edge, Page, PageOf, Snapshot } from '../../model.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  Brain,
+  BrainWithCounts,
+  Edge,
+  JsonRow,
+  Page,
+  PageOf,
+  Snapshot,
+} from '../../model.js';
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { snapshotJsonArguments } from '../json-columns.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
@@ -22,6 +32,10 @@ const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
   (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id)::int AS snapshot_count,
   (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count`;
 const ISO_MS = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
+const snapshotJson = `json_build_object(${snapshotJsonArguments((c) =>
+  c === 'created_at' || c === 'updated_at' ? `to_char(${c} AT TIME ZONE 'UTC', '${ISO_MS}')` : c,
+)})::text`;
+const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
 const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
 
 const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
@@ -53,15 +67,13 @@ const SQL = {
   insertSnapshot: `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
     VALUES (${snapshotInsertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
   getSnapshot: `SELECT ${snapshotColumns} FROM snapshots WHERE id = $1 AND account_id = $2`,
-  getSnapshotJson: `SELECT json_build_object(${snapshotJsonArguments((c) =>
-    c === 'created_at' || c === 'updated_at' ? `to_char(${c} AT TIME ZONE 'UTC', '${ISO_MS}')` : c,
-  )})::text AS json FROM snapshots WHERE id = $1 AND account_id = $2`,
+  getSnapshotJson: `SELECT ${snapshotJson} AS json FROM snapshots WHERE id = $1 AND account_id = $2`,
   getSnapshotForUpdate: `SELECT ${snapshotColumns} FROM snapshots WHERE id = $1 AND account_id = $2 FOR UPDATE`,
-  listSnapshots: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 ${newestFirst} LIMIT $2 OFFSET $3`,
+  listSnapshots: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 ${newestFirst} LIMIT $2 OFFSET $3`,
   countSnapshots: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1',
-  listSnapshotsAfter: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 AND (created_at, id) < ($2, $3) ${newestFirst} LIMIT $4`,
-  listSnapshotsOfTypeAfter: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 AND type = $2 AND (created_at, id) < ($3, $4) ${newestFirst} LIMIT $5`,
-  listSnapshotsOfType: `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = $1 AND type = $2 ${newestFirst} LIMIT $3 OFFSET $4`,
+  listSnapshotsAfter: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND (created_at, id) < ($2, $3) ${newestFirst} LIMIT $4`,
+  listSnapshotsOfTypeAfter: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND type = $2 AND (created_at, id) < ($3, $4) ${newestFirst} LIMIT $5`,
+  listSnapshotsOfType: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND type = $2 ${newestFirst} LIMIT $3 OFFSET $4`,
   countSnapshotsOfType: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND type = $2',
   updateSnapshot: `UPDATE snapshots SET ${snapshotUpdateColumns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
     WHERE id = $1 AND account_id = $2`,
@@ -271,17 +283,17 @@ export class PostgresStore implements Store {
     return (await this.one<{ json: string }>('getSnapshotJson', [id, accountId]))?.json;
   }
 
-  async listSnapshots(q: SnapshotQuery): Promise<PageOf<Snapshot>> {
+  async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
     // One query for the page and one for the count, whatever the page size; run side by side.
     const after = q.after;
     const page =
       q.type === undefined
         ? after
-          ? this.rows<Snapshot>('listSnapshotsAfter', [q.brainId, after.created_at, after.id, q.limit])
-          : this.rows<Snapshot>('listSnapshots', [q.brainId, q.limit, q.offset])
+          ? this.rows<JsonRow>('listSnapshotsAfter', [q.brainId, after.created_at, after.id, q.limit])
+          : this.rows<JsonRow>('listSnapshots', [q.brainId, q.limit, q.offset])
         : after
-          ? this.rows<Snapshot>('listSnapshotsOfTypeAfter', [q.brainId, q.type, after.created_at, after.id, q.limit])
-          : this.rows<Snapshot>('listSnapshotsOfType', [q.brainId, q.type, q.limit, q.offset]);
+          ? this.rows<JsonRow>('listSnapshotsOfTypeAfter', [q.brainId, q.type, after.created_at, after.id, q.limit])
+          : this.rows<JsonRow>('listSnapshotsOfType', [q.brainId, q.type, q.limit, q.offset]);
     const count =
       q.type === undefined
         ? this.count('countSnapshots', [q.brainId])

@@ -1,5 +1,15 @@
 import type Database from 'better-sqlite3';
-import type { Account, ApiKeyRecord, Brain, BrainWithCounts, Edge, Page, PageOf, Snapshot } from '../../model.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  Brain,
+  BrainWithCounts,
+  Edge,
+  JsonRow,
+  Page,
+  PageOf,
+  Snapshot,
+} from '../../model.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
 import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
@@ -13,6 +23,8 @@ import { translateSqliteError } from './sqlite-errors.js';
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
 const edgeColumns = EDGE_COLUMNS.join(', ');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';
+const snapshotJson = `json_object(${snapshotJsonArguments((c) => (c === 'emotion' || c === 'tags' ? `json(${c})` : c))})`;
+const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
 const counted = (kind: string) =>
   `coalesce((SELECT n FROM brain_counts c WHERE c.brain_id = b.id AND c.kind = '${kind}'), 0)`;
 const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
@@ -98,24 +110,23 @@ export class SqliteStore implements Store {
       ),
       dataVersion: prepared<[], { data_version: number }>('PRAGMA data_version'),
       getSnapshotJson: prepared<[string, string], { json: string }>(
-        `SELECT json_object(${snapshotJsonArguments((c) => (c === 'emotion' || c === 'tags' ? `json(${c})` : c))}) AS json
-         FROM snapshots WHERE id = ? AND account_id = ?`,
+        `SELECT ${snapshotJson} AS json FROM snapshots WHERE id = ? AND account_id = ?`,
       ),
       getSnapshot: prepared<[string, string], SnapshotRow>(
         `SELECT ${snapshotColumns} FROM snapshots WHERE id = ? AND account_id = ?`,
       ),
-      listSnapshots: prepared<[string, number, number], SnapshotRow>(
-        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? ${newestFirst} LIMIT ? OFFSET ?`,
+      listSnapshots: prepared<[string, number, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
       countOfKind: prepared<[string, string], { n: number }>(COUNT_OF_KIND),
-      listSnapshotsAfter: prepared<[string, string, string, number], SnapshotRow>(
-        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
+      listSnapshotsAfter: prepared<[string, string, string, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
       ),
-      listSnapshotsOfTypeAfter: prepared<[string, string, string, string, number], SnapshotRow>(
-        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND type = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
+      listSnapshotsOfTypeAfter: prepared<[string, string, string, string, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND type = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
       ),
-      listSnapshotsOfType: prepared<[string, string, number, number], SnapshotRow>(
-        `SELECT ${snapshotColumns} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
+      listSnapshotsOfType: prepared<[string, string, number, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
 
       updateSnapshot: prepared<Record<string, unknown>, never>(
@@ -307,7 +318,7 @@ export class SqliteStore implements Store {
     return row && snapshotFromRow(row);
   }
 
-  async listSnapshots(q: SnapshotQuery): Promise<PageOf<Snapshot>> {
+  async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
     // Rows and count in one read transaction, so `count` describes the same state as the page.
     return this.db.transaction(() => {
       const after = q.after;
@@ -319,7 +330,7 @@ export class SqliteStore implements Store {
           ? this.stmt.listSnapshots().all(q.brainId, q.limit, q.offset)
           : this.stmt.listSnapshotsOfType().all(q.brainId, q.type, q.limit, q.offset);
       const total = this.stmt.countOfKind().get(q.brainId, q.type === undefined ? 'snapshots' : `snapshots:${q.type}`);
-      return { rows: rows.map(snapshotFromRow), total: total?.n ?? 0 };
+      return { rows, total: total?.n ?? 0 };
     })();
   }
 
