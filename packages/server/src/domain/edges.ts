@@ -1,7 +1,7 @@
 import { isoTime } from '../clock.js';
 import { AppError, notFound, unprocessable } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Edge, EdgeType, ListPage, Principal } from '../model.js';
+import type { Edge, EdgeType, JsonRow, ListPage, Principal } from '../model.js';
 import type { EdgeScope } from '../store/store.js';
 import type { Domain } from './context.js';
 import { pageQuery, pageResult, type PageRequest } from './cursor.js';
@@ -86,7 +86,11 @@ async function resolveEdgeScope(domain: Domain, principal: Principal, query: Edg
   });
 }
 
-export async function listEdges(domain: Domain, principal: Principal, query: EdgeListQuery): Promise<ListPage<Edge>> {
+export async function listEdges(
+  domain: Domain,
+  principal: Principal,
+  query: EdgeListQuery,
+): Promise<ListPage<JsonRow>> {
   const page = pageQuery(query);
   const scope = await resolveEdgeScope(domain, principal, query);
   const found = await domain.store.listEdges({

@@ -1,4 +1,4 @@
-import { SNAPSHOT_COLUMNS } from './columns.js';
+import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from './columns.js';
 
 /**
  * The arguments of a JSON-object constructor (SQLite's json_object, PostgreSQL's
@@ -8,4 +8,9 @@ import { SNAPSHOT_COLUMNS } from './columns.js';
  */
 export function snapshotJsonArguments(column: (name: (typeof SNAPSHOT_COLUMNS)[number]) => string): string {
   return SNAPSHOT_COLUMNS.map((name) => `'${name}', ${column(name)}`).join(', ');
+}
+
+/** The same for an edge. */
+export function edgeJsonArguments(column: (name: (typeof EDGE_COLUMNS)[number]) => string): string {
+  return EDGE_COLUMNS.map((name) => `'${name}', ${column(name)}`).join(', ');
 }

@@ -80,7 +80,8 @@ export interface Store {
 
   insertEdge(accountId: string, edge: Edge): Promise<void>;
   getEdge(accountId: string, id: string): Promise<Edge | undefined>;
-  listEdges(query: EdgeQuery): Promise<PageOf<Edge>>;
+  /** A page of edges as JSON text (built by the database) and the total of all matches. */
+  listEdges(query: EdgeQuery): Promise<PageOf<JsonRow>>;
   updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
   deleteEdge(accountId: string, id: string): Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createEdge, deleteEdge, getEdge, listEdges, updateEdge } from '../../domain/edges.js';
+import { listBody, sendJsonText } from '../json-text.js';
 import { IdParams, responses } from '../schemas/common.js';
 import {
   EdgeCreateBody,
@@ -39,10 +40,9 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: EdgeListEnvelope }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = await listEdges(app.domain, request.principal, request.query);
-      const body = { data: page.rows, total: page.total };
-      return request.query.cursor === undefined ? body : { ...body, next_cursor: page.nextCursor };
+      sendJsonText(reply, listBody(page, 'total', request.query.cursor !== undefined));
     },
   );
 

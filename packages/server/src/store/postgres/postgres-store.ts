@@ -11,7 +11,7 @@ import type {
   Snapshot,
 } from '../../model.js';
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
-import { snapshotJsonArguments } from '../json-columns.js';
+import { edgeJsonArguments, snapshotJsonArguments } from '../json-columns.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import { postgresMigrations } from './migrations.js';
 import { translatePostgresError } from './pg-errors.js';
@@ -36,6 +36,9 @@ const snapshotJson = `json_build_object(${snapshotJsonArguments((c) =>
   c === 'created_at' || c === 'updated_at' ? `to_char(${c} AT TIME ZONE 'UTC', '${ISO_MS}')` : c,
 )})::text`;
 const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
+const edgeJsonRow = `created_at, id, json_build_object(${edgeJsonArguments((c) =>
+  c === 'created_at' || c === 'updated_at' ? `to_char(${c} AT TIME ZONE 'UTC', '${ISO_MS}')` : c,
+)})::text AS json`;
 const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
 
 const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
@@ -90,18 +93,18 @@ const SQL = {
 // cannot exist, so the halves never overlap). $1 account, $2 scope, $3 type or null, $4 min.
 const edgeFilters = 'AND ($3::text IS NULL OR edge_type = $3) AND strength >= $4';
 const edgeHalves = (
+  select: string,
   extra: string,
-) => `SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND source_id = $2 ${edgeFilters} ${extra}
-  UNION ALL SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND target_id = $2 ${edgeFilters} ${extra}`;
-const edgesOfSnapshot = edgeHalves('');
+) => `SELECT ${select} FROM edges WHERE account_id = $1 AND source_id = $2 ${edgeFilters} ${extra}
+  UNION ALL SELECT ${select} FROM edges WHERE account_id = $1 AND target_id = $2 ${edgeFilters} ${extra}`;
 // $5 limit, then the cursor position: $6 created_at, $7 id.
 const afterCursor = 'AND (created_at, id) < ($6, $7)';
 const EDGE_SQL = {
-  listEdgesOfSnapshotAfter: `${edgeHalves(afterCursor)} ${newestFirst} LIMIT $5`,
-  listEdgesOfBrainAfter: `SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND brain_id = $2 ${edgeFilters} ${afterCursor} ${newestFirst} LIMIT $5`,
-  listEdgesOfSnapshot: `${edgesOfSnapshot} ${newestFirst} LIMIT $5 OFFSET $6`,
-  countEdgesOfSnapshot: `SELECT count(*)::int AS n FROM (${edgesOfSnapshot}) AS e`,
-  listEdgesOfBrain: `SELECT ${edgeColumns} FROM edges WHERE account_id = $1 AND brain_id = $2 ${edgeFilters} ${newestFirst} LIMIT $5 OFFSET $6`,
+  listEdgesOfSnapshotAfter: `${edgeHalves(edgeJsonRow, afterCursor)} ${newestFirst} LIMIT $5`,
+  listEdgesOfBrainAfter: `SELECT ${edgeJsonRow} FROM edges WHERE account_id = $1 AND brain_id = $2 ${edgeFilters} ${afterCursor} ${newestFirst} LIMIT $5`,
+  listEdgesOfSnapshot: `${edgeHalves(edgeJsonRow, '')} ${newestFirst} LIMIT $5 OFFSET $6`,
+  countEdgesOfSnapshot: `SELECT count(*)::int AS n FROM (${edgeHalves('1', '')}) AS e`,
+  listEdgesOfBrain: `SELECT ${edgeJsonRow} FROM edges WHERE account_id = $1 AND brain_id = $2 ${edgeFilters} ${newestFirst} LIMIT $5 OFFSET $6`,
   countEdgesOfBrain: `SELECT count(*)::int AS n FROM edges WHERE account_id = $1 AND brain_id = $2 ${edgeFilters}`,
 } as const;
 
@@ -333,18 +336,18 @@ export class PostgresStore implements Store {
     return this.one<Edge>('getEdge', [id, accountId]);
   }
 
-  async listEdges(q: EdgeQuery): Promise<PageOf<Edge>> {
+  async listEdges(q: EdgeQuery): Promise<PageOf<JsonRow>> {
     const bySnapshot = 'snapshotId' in q.scope;
     const scope = 'snapshotId' in q.scope ? q.scope.snapshotId : q.scope.brainId;
     const filters = [q.accountId, scope, q.edgeType ?? null, q.minStrength];
     const page = q.after
-      ? this.rows<Edge>(bySnapshot ? 'listEdgesOfSnapshotAfter' : 'listEdgesOfBrainAfter', [
+      ? this.rows<JsonRow>(bySnapshot ? 'listEdgesOfSnapshotAfter' : 'listEdgesOfBrainAfter', [
           ...filters,
           q.limit,
           q.after.created_at,
           q.after.id,
         ])
-      : this.rows<Edge>(bySnapshot ? 'listEdgesOfSnapshot' : 'listEdgesOfBrain', [...filters, q.limit, q.offset]);
+      : this.rows<JsonRow>(bySnapshot ? 'listEdgesOfSnapshot' : 'listEdgesOfBrain', [...filters, q.limit, q.offset]);
     const [rows, total] = await Promise.all([
       page,
       this.count(bySnapshot ? 'countEdgesOfSnapshot' : 'countEdgesOfBrain', filters),

@@ -17,7 +17,7 @@ import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { GroupCommit } from './group-commit.js';
 import { runSqliteMigrations } from './run-migrations.js';
-import { snapshotJsonArguments } from '../json-columns.js';
+import { edgeJsonArguments, snapshotJsonArguments } from '../json-columns.js';
 import { translateSqliteError } from './sqlite-errors.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -25,6 +25,7 @@ const edgeColumns = EDGE_COLUMNS.join(', ');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';
 const snapshotJson = `json_object(${snapshotJsonArguments((c) => (c === 'emotion' || c === 'tags' ? `json(${c})` : c))})`;
 const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
+const edgeJsonRow = `created_at, id, json_object(${edgeJsonArguments((c) => c)}) AS json`;
 const counted = (kind: string) =>
   `coalesce((SELECT n FROM brain_counts c WHERE c.brain_id = b.id AND c.kind = '${kind}'), 0)`;
 const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
@@ -165,19 +166,20 @@ export class SqliteStore implements Store {
     const afterCursor = 'AND (created_at, id) < (@after_at, @after_id)';
     // Edges of one snapshot: the outgoing and the incoming ones, each found through its own
     // index. A self-loop cannot exist, so the two halves never overlap.
-    const halves = (extra: string) =>
-      `SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND source_id = @scope ${filters} ${extra}
-      UNION ALL SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND target_id = @scope ${filters} ${extra}`;
-    const ofSnapshot = halves('');
-    const ofBrain = `SELECT ${edgeColumns} FROM edges WHERE account_id = @account AND brain_id = @scope ${filters}`;
+    const halves = (select: string, extra: string) =>
+      `SELECT ${select} FROM edges WHERE account_id = @account AND source_id = @scope ${filters} ${extra}
+      UNION ALL SELECT ${select} FROM edges WHERE account_id = @account AND target_id = @scope ${filters} ${extra}`;
+    const ofBrain = `SELECT ${edgeJsonRow} FROM edges WHERE account_id = @account AND brain_id = @scope ${filters}`;
     return {
-      listEdgesOfSnapshot: prepared<Params, Edge>(`${ofSnapshot} ${newestFirst} LIMIT @limit OFFSET @offset`),
-      listEdgesOfSnapshotAfter: prepared<Params, Edge>(`${halves(afterCursor)} ${newestFirst} LIMIT @limit`),
-      listEdgesOfBrainAfter: prepared<Params, Edge>(`${ofBrain} ${afterCursor} ${newestFirst} LIMIT @limit`),
-      countEdgesOfSnapshot: prepared<Params, { n: number }>(
-        `SELECT count(*) AS n FROM (${ofSnapshot.replaceAll(`SELECT ${edgeColumns}`, 'SELECT 1')})`,
+      listEdgesOfSnapshot: prepared<Params, JsonRow>(
+        `${halves(edgeJsonRow, '')} ${newestFirst} LIMIT @limit OFFSET @offset`,
       ),
-      listEdgesOfBrain: prepared<Params, Edge>(`${ofBrain} ${newestFirst} LIMIT @limit OFFSET @offset`),
+      listEdgesOfSnapshotAfter: prepared<Params, JsonRow>(
+        `${halves(edgeJsonRow, afterCursor)} ${newestFirst} LIMIT @limit`,
+      ),
+      listEdgesOfBrainAfter: prepared<Params, JsonRow>(`${ofBrain} ${afterCursor} ${newestFirst} LIMIT @limit`),
+      countEdgesOfSnapshot: prepared<Params, { n: number }>(`SELECT count(*) AS n FROM (${halves('1', '')})`),
+      listEdgesOfBrain: prepared<Params, JsonRow>(`${ofBrain} ${newestFirst} LIMIT @limit OFFSET @offset`),
       countEdgesOfBrain: prepared<Params, { n: number }>(
         `SELECT count(*) AS n FROM edges WHERE account_id = @account AND brain_id = @scope ${filters}`,
       ),
@@ -368,7 +370,7 @@ export class SqliteStore implements Store {
     return this.stmt.getEdge().get(id, accountId);
   }
 
-  async listEdges(q: EdgeQuery): Promise<PageOf<Edge>> {
+  async listEdges(q: EdgeQuery): Promise<PageOf<JsonRow>> {
     const bySnapshot = 'snapshotId' in q.scope;
     const params = {
       account: q.accountId,
