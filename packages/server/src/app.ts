@@ -15,6 +15,7 @@ import { edgeRoutes } from './http/routes/edges.js';
 import { healthRoutes } from './http/routes/health.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { validatorCompiler } from './http/validation.js';
+import { closeLogStream, createLogStream } from './logging.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
@@ -47,8 +48,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = options.store ?? (await openStore(config.databaseUrl, config.postgres));
   if (config.migrateOnStart) await store.migrate();
 
+  const logStream = createLogStream();
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, stream: logStream },
     // One line per request, written by registerRequestLog, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: requestIdFor,
@@ -64,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const domain: Domain = { store, clock: options.clock ?? systemClock };
   app.decorate('domain', domain);
   if (!options.store) app.addHook('onClose', async () => store.close());
+  app.addHook('onClose', async () => closeLogStream(logStream));
   const limiter =
     config.rateLimits === false
       ? undefined

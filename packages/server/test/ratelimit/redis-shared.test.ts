@@ -126,7 +126,7 @@ describe('shared limits: two server processes, one Redis', () => {
     return { admitted, perInstance, total: admitted.length };
   }
 
-  it('Free key, GET /v1/snapshots through both for 1.5 s: at most the burst per second, one shared window, each instance alone fewer than the total', async (t) => {
+  it('Free key, GET /v1/snapshots through both for 1.5 s: at most the burst per second, one shared window', async (t) => {
     if (!reachable) return skipOrFailWithoutRedis(t, `cannot reach ${redisUrl}`);
     const free = await createKey('--plan', 'free');
     const { outcomes, spanMs } = await hammer(free.key, 1500);
@@ -140,8 +140,14 @@ describe('shared limits: two server processes, one Redis', () => {
       `no more than the burst per second across both instances (${total} admitted in ${spanMs} ms)`,
     );
     assert.ok(total <= 60, 'and never more than the minute limit');
-    assert.ok(perInstance[0]! > 0 && perInstance[1]! > 0, `both instances admitted some (${perInstance})`);
-    assert.ok(perInstance[0]! < total && perInstance[1]! < total, `each alone fewer than the total (${perInstance})`);
+    // Each instance alone was asked for more than a burst: separate windows would have admitted
+    // up to twice as many, so the bound above is the proof that the window is shared. (Which
+    // instance wins the admissions depends on scheduling, so it is not asserted.)
+    const answered = [0, 1].map((i) => outcomes.filter((o) => o.instance === i).length);
+    assert.ok(
+      answered[0]! > 20 && answered[1]! > 20,
+      `both instances were hammered (${answered}; admitted ${perInstance})`,
+    );
     // One window: every admission, whichever instance made it, took the next Remaining value.
     const remaining = admitted.map((o) => o.remaining).sort((a, b) => b - a);
     assert.deepEqual(
@@ -165,7 +171,11 @@ describe('shared limits: two server processes, one Redis', () => {
     const { outcomes } = await hammer(key.key, 2500);
     const { admitted, perInstance, total } = summarize(outcomes);
     assert.equal(total, 12, `exactly 12 admitted across both instances (per instance: ${perInstance})`);
-    assert.ok(perInstance[0]! < total && perInstance[1]! < total, `each alone fewer than the total (${perInstance})`);
+    const answered = [0, 1].map((i) => outcomes.filter((o) => o.instance === i).length);
+    assert.ok(
+      answered[0]! > 12 && answered[1]! > 12,
+      `each instance alone was asked for more than the limit (${answered})`,
+    );
     assert.deepEqual(
       admitted.map((o) => o.remaining).sort((a, b) => b - a),
       [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0],

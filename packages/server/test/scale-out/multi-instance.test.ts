@@ -136,9 +136,6 @@ describe('two instances on one PostgreSQL and one Redis', { skip: testBackend !=
       Array.from({ length: 12 }, (_, i) => i),
       'each admission counted once, across both',
     );
-    for (const server of servers) {
-      const fromThis = results.filter((r, i) => r.status === 200 && i % 2 === servers.indexOf(server));
-      assert.ok(fromThis.length < 12, 'neither instance admitted the whole limit by itself');
-    }
+    // Each instance was asked 20 times: separate windows would have admitted up to 24.
   });
 });
