@@ -1,6 +1,7 @@
-// A throwaway PostgreSQL database for one benchmark run.
+// A throwaway PostgreSQL database for one benchmark run, dropped at the end whatever happens.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { onCleanup } from './cleanup.mjs';
 
 export const postgresAdminUrl =
   process.env.SNAPGRAPH_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -24,10 +25,20 @@ export async function postgresAnswers() {
   }
 }
 
+/** "15.14", or undefined when PostgreSQL does not answer. */
+export async function postgresVersion() {
+  try {
+    return (await admin('SHOW server_version')).rows[0].server_version.split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
 export async function createBenchDatabase() {
   const name = `snapgraph_bench_${randomBytes(5).toString('hex')}`;
   await admin(`CREATE DATABASE ${name}`);
+  const drop = onCleanup(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   const url = new URL(postgresAdminUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { url: url.toString(), drop };
 }
