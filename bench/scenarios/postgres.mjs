@@ -71,6 +71,20 @@ export async function run(ctx) {
         { op: 'POST', url: (s) => `${s.base}/v1/snapshots`, method: 'POST', body: SNAPSHOT_BODY },
       ],
     },
+    {
+      // The driver choice: the same minimal server through postgres.js instead of pg.
+      name: 'Fastify + postgres.js',
+      start: async () => {
+        const server = await startBaseline('fastify-postgresjs.mjs', {
+          name: 'Fastify + postgres.js',
+          env: { DATABASE_URL: database.url },
+        });
+        const one = await getJson(`${server.base}/v1/snapshots/${pgSeed.sampleId}`);
+        if (one.json.data.id !== pgSeed.sampleId) throw new Error('Fastify + postgres.js returned another snapshot');
+        return server;
+      },
+      ops: [{ op: 'GET one', url: (s) => `${s.base}/v1/snapshots/${pgSeed.sampleId}` }],
+    },
   ];
   const samples = await runInterleaved({ scenario: id, ...ctx, variants });
   liteDb.cleanup();
@@ -91,6 +105,9 @@ export async function run(ctx) {
     targets.push(target('5', `PostgreSQL ${op} vs Fastify + pg`, ratio(vsBaseline), '—', undefined));
     targets.push(target('5', `PostgreSQL ${op} vs Snapgraph on SQLite`, ratio(vsSqlite), '—', undefined));
   }
+  const driver = pairedRatio(s('Fastify + postgres.js', 'GET one'), s('Fastify + pg', 'GET one'));
+  rows.push(['GET one', 'Fastify + postgres.js', ...cellsWithRatio(s('Fastify + postgres.js', 'GET one'), '—')]);
+  targets.push(target('6', 'driver: postgres.js vs pg, GET one (same minimal server)', ratio(driver), '—', undefined));
   const opName = { 'GET one': 'GET /v1/snapshots/:id', POST: 'POST /v1/snapshots' };
   return {
     sections: [
