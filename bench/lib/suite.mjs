@@ -7,6 +7,7 @@ import * as deepPages from '../scenarios/deep-pages.mjs';
 import * as postgres from '../scenarios/postgres.mjs';
 import * as ratelimit from '../scenarios/ratelimit.mjs';
 import * as reads from '../scenarios/reads.mjs';
+import * as sustainedWrites from '../scenarios/sustained-writes.mjs';
 import * as writes from '../scenarios/writes.mjs';
 import { cleanupAll, stopChildren } from './cleanup.mjs';
 import { loadTool, loadToolVersion } from './load.mjs';
@@ -14,7 +15,9 @@ import { postgresVersion } from './postgres.mjs';
 import { machineDescription, targetsTable } from './report.mjs';
 import { REPO } from './server.mjs';
 
-export const SCENARIOS = Object.fromEntries([reads, writes, deepPages, postgres, ratelimit].map((s) => [s.id, s]));
+export const SCENARIOS = Object.fromEntries(
+  [reads, writes, sustainedWrites, deepPages, postgres, ratelimit].map((s) => [s.id, s]),
+);
 
 const USAGE = `Usage: node bench/run.mjs [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]
                          [--only ${Object.keys(SCENARIOS).join(',')}]`;
