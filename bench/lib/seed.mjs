@@ -8,47 +8,12 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { isoTime, newId } from './ids.mjs';
 import { progress } from './progress.mjs';
+import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../../packages/server/dist/store/columns.js';
+import { EDGE_TYPES, SNAPSHOT_TYPES } from '../../packages/server/dist/model.js';
 
-const TYPES = ['Belief', 'Model', 'Rule', 'Conviction', 'Principle'];
-const EDGE_TYPES = ['supports', 'contradicts', 'elaborates', 'caused_by', 'evolved_from', 'related_to'];
-export const SNAPSHOT_COLUMNS = [
-  'id',
-  'brain_id',
-  'name',
-  'core',
-  'type',
-  'one_liner',
-  'story',
-  'moment',
-  'emotion',
-  'source',
-  'trigger_pattern',
-  'method',
-  'steps',
-  'filter',
-  'challenge',
-  'break_test',
-  'risks',
-  'proof',
-  'confidence',
-  'significance_score',
-  'tags',
-  'source_type',
-  'source_id',
-  'created_at',
-  'updated_at',
-];
-const EDGE_COLUMNS = [
-  'id',
-  'brain_id',
-  'source_id',
-  'target_id',
-  'edge_type',
-  'strength',
-  'label',
-  'created_at',
-  'updated_at',
-];
+// The schema's own lists, from the built server (the bench measures the build anyway).
+export { SNAPSHOT_COLUMNS };
+const TYPES = SNAPSHOT_TYPES;
 
 /** Snapshot i as a row (emotion and tags as JSON text), of a typical size (~600 bytes as JSON). */
 function snapshotRow(i, ms, brainId) {
