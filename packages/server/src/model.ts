@@ -9,9 +9,6 @@ export type SnapshotType = (typeof SNAPSHOT_TYPES)[number];
 export const EDGE_TYPES = ['supports', 'contradicts', 'elaborates', 'caused_by', 'evolved_from', 'related_to'] as const;
 export type EdgeType = (typeof EDGE_TYPES)[number];
 
-/** Edge types whose direction carries no meaning: A→B and B→A are the same edge. */
-export const NON_DIRECTIONAL_EDGE_TYPES: ReadonlySet<EdgeType> = new Set(['related_to']);
-
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 

@@ -148,12 +148,6 @@ export async function createSnapshot(
   return snapshot;
 }
 
-export async function getSnapshot(domain: Domain, principal: Principal, id: string): Promise<Snapshot> {
-  const snapshot = await domain.store.getSnapshot(principal.accountId, id);
-  if (!snapshot) throw notFound('snapshot');
-  return snapshot;
-}
-
 /** GET of one snapshot, as JSON text straight from the store: the hottest read path. */
 export function getSnapshotJson(domain: Domain, principal: Principal, id: string): MaybePromise<string> {
   return then(domain.store.getSnapshotJson(principal.accountId, id), (json) => {

@@ -58,7 +58,6 @@ export interface Store {
   updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined>;
   countActiveApiKeys(): Promise<number>;
 
-  insertAccount(account: Account): Promise<void>;
   getAccount(id: string): Promise<Account | undefined>;
   insertBrain(brain: Brain): Promise<void>;
   getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined>;

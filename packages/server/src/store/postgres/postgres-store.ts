@@ -230,10 +230,6 @@ export class PostgresStore implements Store {
     return this.count('countActiveKeys', []);
   }
 
-  async insertAccount(account: Account): Promise<void> {
-    await this.run('insertAccount', [account.id, account.created_at]);
-  }
-
   getAccount(id: string): Promise<Account | undefined> {
     return this.one<Account>('getAccount', [id]);
   }

@@ -255,10 +255,6 @@ export class SqliteStore implements Store {
     return this.stmt.countActiveKeys().get()?.n ?? 0;
   }
 
-  insertAccount(account: Account): Promise<void> {
-    return this.writes.run(() => void this.stmt.insertAccount().run(account.id, account.created_at));
-  }
-
   async getAccount(id: string): Promise<Account | undefined> {
     return this.stmt.getAccount().get(id);
   }
