@@ -15,7 +15,7 @@ import { edgeRoutes } from './http/routes/edges.js';
 import { healthRoutes } from './http/routes/health.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { validatorCompiler } from './http/validation.js';
-import { closeLogStream, createLogStream } from './logging.js';
+import { LogStream } from './logging.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
@@ -48,7 +48,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = options.store ?? (await openStore(config.databaseUrl, config.postgres));
   if (config.migrateOnStart) await store.migrate();
 
-  const logStream = createLogStream();
+  const logStream = new LogStream();
   const app = Fastify({
     logger: { level: config.logLevel, stream: logStream },
     // One line per request, written by registerRequestLog, instead of Fastify's two.
@@ -66,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const domain: Domain = { store, clock: options.clock ?? systemClock };
   app.decorate('domain', domain);
   if (!options.store) app.addHook('onClose', async () => store.close());
-  app.addHook('onClose', async () => closeLogStream(logStream));
+  app.addHook('onClose', async () => logStream.close());
   const limiter =
     config.rateLimits === false
       ? undefined
@@ -78,9 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
   registerErrorHandling(app);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     if (app.lifecycle.draining) reply.header('Connection', 'close');
+    done();
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS });
   registerRequestLog(app);

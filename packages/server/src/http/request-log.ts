@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 
 /** One log line per request, when it completes (Fastify's default writes two). */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -12,5 +12,6 @@ export function registerRequestLog(app: FastifyInstance): void {
       },
       'request',
     );
+    done();
   });
 }
