@@ -74,7 +74,25 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     return { key, keyId: record.id, accountId: record.account_id, brainId: record.brain_id };
   };
 
-  const request: TestApi['request'] = async (method, url, requestOptions = {}) => {
+  const request = injector(app);
+
+  return {
+    app,
+    dir,
+    databasePath,
+    newKey,
+    request,
+    close: async () => {
+      await app.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Requests through `app.inject`, with a key and a JSON body made easy. */
+function injector(app: FastifyInstance): TestApi['request'] {
+  return async (method, url, requestOptions = {}) => {
     const headers: Record<string, string> = { ...requestOptions.headers };
     const key = requestOptions.key;
     if (key) headers.authorization = `Bearer ${typeof key === 'string' ? key : key.key}`;
@@ -98,19 +116,18 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     }
     return { status: raw.statusCode, headers: raw.headers, body, raw };
   };
+}
 
-  return {
-    app,
-    dir,
-    databasePath,
-    newKey,
-    request,
-    close: async () => {
-      await app.close();
-      await database.drop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/**
+ * A second application on an existing test database: to its caches, the first one's writes come
+ * from another connection, as from another process. Closing it leaves the database alone.
+ */
+export async function connectTestApi(databasePath: string): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
+  const app = await buildApp({
+    config: { databaseUrl: databasePath, logLevel: 'silent', migrateOnStart: false, rateLimits: false },
+  });
+  await app.ready();
+  return { app, request: injector(app), close: () => app.close() };
 }
 
 /** A controllable clock for tests of time-dependent behaviour. */

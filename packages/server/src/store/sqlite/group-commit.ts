@@ -21,6 +21,7 @@ interface Pending {
 export class GroupCommit {
   private pending: Pending[] = [];
   private scheduled = false;
+  private batches = 0;
 
   constructor(private readonly db: SqliteDatabase) {}
 
@@ -34,12 +35,22 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * How many batches have been applied: it moves whenever this store may have changed the
+   * database, before any write is acknowledged, so caches of reads can tell (see ReadCache).
+   */
+  get commits(): number {
+    return this.batches;
+  }
+
   /** Applies everything queued now; also called before the database closes. */
   flush(): void {
     this.scheduled = false;
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
+    // Counted whatever the outcome: a failed commit may still have touched the file.
+    this.batches++;
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
       this.db

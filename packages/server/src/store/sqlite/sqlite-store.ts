@@ -16,6 +16,7 @@ import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './o
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { GroupCommit } from './group-commit.js';
+import { ReadCache } from './read-cache.js';
 import { runSqliteMigrations } from './run-migrations.js';
 import { edgeJsonArguments, snapshotJsonArguments } from '../json-columns.js';
 import { translateSqliteError } from './sqlite-errors.js';
@@ -33,6 +34,8 @@ const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
 /** A kept count (see migration 2): 'snapshots', 'snapshots:<type>', 'edges', 'edges:<type>'. */
 const COUNT_OF_KIND = 'SELECT coalesce((SELECT n FROM brain_counts WHERE brain_id = ? AND kind = ?), 0) AS n';
 const KEY_CACHE_SIZE = 10_000;
+/** Characters of JSON kept for edge pages (graph rendering reads the same pages over and over). */
+const EDGE_PAGE_CACHE_CHARS = 16 * 1024 * 1024;
 const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
 
 type Statement<P extends unknown[] | object = unknown[], R = unknown> = Database.Statement<P, R>;
@@ -46,8 +49,8 @@ export class SqliteStore implements Store {
   private readonly db: SqliteDatabase;
   private readonly stmt;
   private readonly writes: GroupCommit;
-  private readonly keyCache = new Map<string, ApiKeyRecord>();
-  private keyCacheVersion = -1;
+  private readonly keyCache = new ReadCache<ApiKeyRecord>(KEY_CACHE_SIZE);
+  private readonly edgePages = new ReadCache<PageOf<JsonRow>>(EDGE_PAGE_CACHE_CHARS, weighPage);
 
   constructor(path: string, options: SqliteOptions = {}) {
     this.db = openSqliteDatabase(path, options);
@@ -201,7 +204,6 @@ export class SqliteStore implements Store {
 
   provisionKey(p: KeyProvisioning): Promise<void> {
     return this.writes.run(() => {
-      this.keyCache.clear();
       if (p.account) this.stmt.insertAccount().run(p.account.id, p.account.created_at);
       if (p.brain) this.stmt.insertBrain().run(p.brain);
       this.stmt.insertKey().run(p.key);
@@ -209,27 +211,23 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Keys are looked up on every request, so they are cached. The cache is valid for as long as
-   * no other connection — the CLI revoking or changing a key, another process — has committed
-   * anything: `PRAGMA data_version` says so, at less than half the cost of the lookup. This
-   * store's own key writes clear it directly. Only hits are cached, so guessed keys cannot
-   * fill it.
+   * Keys are looked up on every request, so they are cached until the database changes (see
+   * ReadCache): a key revoked or changed by the CLI fails on its very next request. Only hits
+   * are cached, so guessed keys cannot fill it.
    */
   findApiKeyByHash(keyHash: string): ApiKeyRecord | undefined {
-    const version = this.stmt.dataVersion().get()?.data_version ?? -1;
-    if (version !== this.keyCacheVersion) {
-      this.keyCache.clear();
-      this.keyCacheVersion = version;
-    }
+    this.syncCache(this.keyCache);
     let record = this.keyCache.get(keyHash);
     if (record === undefined) {
       record = this.stmt.keyByHash().get(keyHash);
-      if (record) {
-        if (this.keyCache.size >= KEY_CACHE_SIZE) this.keyCache.clear();
-        this.keyCache.set(keyHash, record);
-      }
+      if (record) this.keyCache.set(keyHash, record);
     }
     return record;
+  }
+
+  /** Drops the cache's entries if anything was committed since they were read. */
+  private syncCache<V>(cache: ReadCache<V>): void {
+    cache.sync(this.stmt.dataVersion().get()?.data_version ?? -1, this.writes.commits);
   }
 
   async getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
@@ -246,7 +244,6 @@ export class SqliteStore implements Store {
       if (!current) return undefined;
       const next = change(current);
       this.stmt.updateKey().run(next);
-      this.keyCache.clear();
       return next;
     });
   }
@@ -366,7 +363,22 @@ export class SqliteStore implements Store {
     return this.stmt.getEdge().get(id, accountId);
   }
 
+  /**
+   * Edge pages are what a graph view asks for again and again while nothing changes, so they
+   * are cached until the next write (see ReadCache).
+   */
   async listEdges(q: EdgeQuery): Promise<PageOf<JsonRow>> {
+    this.syncCache(this.edgePages);
+    const key = edgePageKey(q);
+    let page = this.edgePages.get(key);
+    if (page === undefined) {
+      page = this.readEdgePage(q);
+      this.edgePages.set(key, page);
+    }
+    return page;
+  }
+
+  private readEdgePage(q: EdgeQuery): PageOf<JsonRow> {
     const bySnapshot = 'snapshotId' in q.scope;
     const params = {
       account: q.accountId,
@@ -414,3 +426,12 @@ export class SqliteStore implements Store {
     return this.writes.run(() => this.stmt.deleteEdge().run(id, accountId).changes > 0);
   }
 }
+
+/** Everything that selects an edge page, the account included. */
+function edgePageKey(q: EdgeQuery): string {
+  const scope = 'snapshotId' in q.scope ? `s:${q.scope.snapshotId}` : `b:${q.scope.brainId}`;
+  const after = q.after ? `${q.after.created_at}/${q.after.id}` : '';
+  return `${q.accountId} ${scope} ${q.edgeType ?? ''} ${q.minStrength} ${q.limit} ${q.offset} ${after}`;
+}
+
+const weighPage = (page: PageOf<JsonRow>): number => page.rows.reduce((sum, row) => sum + row.json.length, 64);
