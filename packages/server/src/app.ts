@@ -79,8 +79,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBody(app);
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
-    if (app.lifecycle.draining) reply.header('Connection', 'close');
+    reply.header('x-request-id', request.id);
+    if (app.lifecycle.draining) reply.header('connection', 'close');
     done();
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS });

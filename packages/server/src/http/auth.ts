@@ -4,7 +4,8 @@ import { AppError } from '../errors.js';
 import { then, type MaybePromise } from '../maybe.js';
 import type { Principal } from '../model.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
-import { groupOf, limitsFor, type Limits } from '../ratelimit/policy.js';
+import type { Decision } from '../ratelimit/decision.js';
+import { groupOf, groupOfRoute, limitsFor, type Limits, type RateLimitGroup } from '../ratelimit/policy.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.js';
 
 /** Routes anyone may call: health, readiness and the API's own documentation. */
@@ -15,13 +16,29 @@ const API_PREFIXES = ['/v1/', '/api/v1/'];
 /** Inside the API even a path no route serves needs a key first (401 before 404). */
 export const isApiPath = (url: string): boolean => API_PREFIXES.some((prefix) => url.startsWith(prefix));
 
-function isPublic(request: FastifyRequest): boolean {
-  const route = request.routeOptions.url;
+function isPublic(request: FastifyRequest, route: string | undefined): boolean {
   if (route === undefined) {
     // No route matched: unauthenticated clients learn nothing about which paths exist.
     return !isApiPath(request.url);
   }
   return PUBLIC_ROUTES.has(route) || PUBLIC_PREFIXES.some((prefix) => route.startsWith(prefix));
+}
+
+const bucketNames = new Map<string, Partial<Record<RateLimitGroup, string>>>();
+const MAX_BUCKET_KEYS = 10_000;
+
+/**
+ * The limiter's bucket for a key and group, `key:<key id>:<group>`. Remembered per key: a name
+ * built afresh on every request would be hashed afresh for every lookup.
+ */
+function keyBucket(keyId: string, group: RateLimitGroup): string {
+  let names = bucketNames.get(keyId);
+  if (names === undefined) {
+    if (bucketNames.size >= MAX_BUCKET_KEYS) bucketNames.clear();
+    names = {};
+    bucketNames.set(keyId, names);
+  }
+  return (names[group] ??= `key:${keyId}:${group}`);
 }
 
 export interface AccessOptions {
@@ -43,14 +60,24 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
   const { limiter, anonymousLimits } = options;
   app.decorateRequest('principal', null as unknown as Principal);
 
-  const admit = (request: FastifyRequest, reply: FastifyReply, principal: Principal): MaybePromise<void> => {
+  const admit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    route: string | undefined,
+    principal: Principal,
+  ): MaybePromise<void> => {
     request.principal = principal;
     if (!limiter) return;
-    const group = groupOf(request.method, request.routeOptions.url ?? request.url);
-    return then(limiter.consume(`key:${principal.keyId}:${group}`, limitsFor(principal, group)), (decision) => {
-      setRateLimitHeaders(reply, decision);
-      if (!decision.allowed) throw rateLimited(reply, decision, group);
-    });
+    const group = route === undefined ? groupOf(request.method, request.url) : groupOfRoute(request.method, route);
+    const decision = limiter.consume(keyBucket(principal.keyId, group), limitsFor(principal, group));
+    if (decision instanceof Promise) return decision.then((ready) => answer(reply, ready, group));
+    answer(reply, decision, group);
+  };
+
+  /** The headers of every admitted or refused request; the 429 when refused. */
+  const answer = (reply: FastifyReply, decision: Decision, group: RateLimitGroup): void => {
+    setRateLimitHeaders(reply, decision);
+    if (!decision.allowed) throw rateLimited(reply, decision, group);
   };
 
   const refuse = (request: FastifyRequest, reply: FastifyReply, err: unknown): MaybePromise<never> => {
@@ -63,17 +90,19 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
   };
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (isPublic(request)) return done();
+    // Read once: Fastify builds a fresh object for every read of routeOptions.
+    const route = request.routeOptions.url;
+    if (isPublic(request, route)) return done();
     let outcome: MaybePromise<void>;
     try {
       const principal = authenticate(app.domain, request.headers.authorization);
       outcome =
         principal instanceof Promise
           ? principal.then(
-              (ready) => admit(request, reply, ready),
+              (ready) => admit(request, reply, route, ready),
               (err: unknown) => refuse(request, reply, err),
             )
-          : admit(request, reply, principal);
+          : admit(request, reply, route, principal);
     } catch (err) {
       try {
         outcome = refuse(request, reply, err);

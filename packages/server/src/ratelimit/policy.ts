@@ -61,6 +61,21 @@ export function limitsFor(principal: Pick<Principal, 'plan' | 'rpm' | 'burst'>, 
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+const groupsOfRoutes = new Map<string, { read: RateLimitGroup; write: RateLimitGroup }>();
+
+/**
+ * The group of a request to a route pattern (`/v1/snapshots/:id`): groupOf, remembered per
+ * pattern, since there are few patterns and this runs on every request.
+ */
+export function groupOfRoute(method: string, route: string): RateLimitGroup {
+  let groups = groupsOfRoutes.get(route);
+  if (groups === undefined) {
+    groups = { read: groupOf('GET', route), write: groupOf('POST', route) };
+    groupsOfRoutes.set(route, groups);
+  }
+  return READ_METHODS.has(method) ? groups.read : groups.write;
+}
+
 /**
  * The group of a request, from its method and path (a route pattern or a concrete URL; the
  * `/v1` or `/api/v1` prefix and any ids do not matter, so every spelling of one route shares
