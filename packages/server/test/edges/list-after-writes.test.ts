@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
-import { createEdge, createSnapshots, newKey, type Edge, type Snapshot } from './fixtures.js';
+import { createEdge, createSnapshots, newKey, type Edge, type EdgeType, type Snapshot } from './fixtures.js';
 
 type Requester = Pick<TestApi, 'request'>;
 
@@ -24,6 +24,15 @@ describe('GET /v1/edges after writes', () => {
     await api?.close();
   });
 
+  /** An edge between snapshots[from] and snapshots[to], through `through`. */
+  const link = (from: number, to: number, edgeType: EdgeType, strength: number, through: Requester = api) =>
+    createEdge(through as TestApi, key, {
+      source_id: (snapshots[from] as Snapshot).id,
+      target_id: (snapshots[to] as Snapshot).id,
+      edge_type: edgeType,
+      strength,
+    });
+
   /** The pages a graph view reads: the whole brain, one type, a strength floor, one snapshot. */
   async function pages(through: Requester = api) {
     const read = async (query: string) => {
@@ -42,12 +51,7 @@ describe('GET /v1/edges after writes', () => {
   it('shows a created edge in every page it belongs to, read twice (cached) before and after', async () => {
     await pages();
     const before = await pages();
-    const edge = await createEdge(api, key, {
-      source_id: (snapshots[0] as Snapshot).id,
-      target_id: (snapshots[1] as Snapshot).id,
-      edge_type: 'supports',
-      strength: 0.9,
-    });
+    const edge = await link(0, 1, 'supports', 0.9);
     const afterCreate = await pages();
     for (const page of ['brain', 'supports', 'strong', 'ofFirst'] as const) {
       assert.deepEqual(afterCreate[page].ids, [edge.id, ...before[page].ids], page);
@@ -56,12 +60,7 @@ describe('GET /v1/edges after writes', () => {
   });
 
   it('shows an update, including one that moves an edge out of a filtered page', async () => {
-    const edge = await createEdge(api, key, {
-      source_id: (snapshots[2] as Snapshot).id,
-      target_id: (snapshots[3] as Snapshot).id,
-      edge_type: 'supports',
-      strength: 0.8,
-    });
+    const edge = await link(2, 3, 'supports', 0.8);
     assert.ok((await pages()).strong.ids.includes(edge.id));
     const res = await api.request('PUT', `/v1/edges/${edge.id}`, {
       key,
@@ -76,18 +75,8 @@ describe('GET /v1/edges after writes', () => {
   });
 
   it('drops a deleted edge, and the edges of a deleted snapshot', async () => {
-    const edge = await createEdge(api, key, {
-      source_id: (snapshots[4] as Snapshot).id,
-      target_id: (snapshots[0] as Snapshot).id,
-      edge_type: 'contradicts',
-      strength: 0.7,
-    });
-    const doomed = await createEdge(api, key, {
-      source_id: (snapshots[5] as Snapshot).id,
-      target_id: (snapshots[0] as Snapshot).id,
-      edge_type: 'supports',
-      strength: 0.7,
-    });
+    const edge = await link(4, 0, 'contradicts', 0.7);
+    const doomed = await link(5, 0, 'supports', 0.7);
     const before = await pages();
     assert.ok(before.ofFirst.ids.includes(edge.id) && before.ofFirst.ids.includes(doomed.id));
 
@@ -105,12 +94,7 @@ describe('GET /v1/edges after writes', () => {
 
   it('shows writes made through another connection to the same database at once', async () => {
     const before = await pages();
-    const edge = await createEdge(other as unknown as TestApi, key, {
-      source_id: (snapshots[6] as Snapshot).id,
-      target_id: (snapshots[7] as Snapshot).id,
-      edge_type: 'supports',
-      strength: 1,
-    });
+    const edge = await link(6, 7, 'supports', 1, other);
     const afterCreate = await pages();
     assert.deepEqual(afterCreate.brain.ids, [edge.id, ...before.brain.ids]);
     assert.deepEqual(afterCreate.supports.ids[0], edge.id);
