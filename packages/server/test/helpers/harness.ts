@@ -122,9 +122,17 @@ function injector(app: FastifyInstance): TestApi['request'] {
  * A second application on an existing test database: to its caches, the first one's writes come
  * from another connection, as from another process. Closing it leaves the database alone.
  */
-export async function connectTestApi(databasePath: string): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
+export async function connectTestApi(
+  databasePath: string,
+  options: { rateLimits?: boolean } = {},
+): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
-    config: { databaseUrl: databasePath, logLevel: 'silent', migrateOnStart: false, rateLimits: false },
+    config: {
+      databaseUrl: databasePath,
+      logLevel: 'silent',
+      migrateOnStart: false,
+      rateLimits: options.rateLimits ?? false,
+    },
   });
   await app.ready();
   return { app, request: injector(app), close: () => app.close() };

@@ -97,4 +97,18 @@ export const postgresMigrations: Migration[] = [
       CREATE INDEX edges_by_brain ON edges (brain_id, created_at DESC, id DESC);
     `,
   },
+  {
+    version: 2,
+    name: 'notify on api key changes, for the key caches of running instances',
+    sql: `
+      CREATE FUNCTION snapgraph_notify_api_keys() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('snapgraph_api_keys', '');
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER api_keys_changed AFTER UPDATE OR DELETE ON api_keys
+        FOR EACH STATEMENT EXECUTE FUNCTION snapgraph_notify_api_keys();
+    `,
+  },
 ];

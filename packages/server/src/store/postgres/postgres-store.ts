@@ -13,6 +13,8 @@ import type {
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { edgeJsonArguments, snapshotJsonArguments } from '../json-columns.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
+import type { MaybePromise } from '../../maybe.js';
+import { KeyCache } from './key-cache.js';
 import { postgresMigrations } from './migrations.js';
 import { translatePostgresError } from './pg-errors.js';
 import { snapgraphTypes } from './pg-types.js';
@@ -128,8 +130,10 @@ function snapshotValues(s: Snapshot): unknown[] {
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly keys: KeyCache;
 
   constructor(connectionString: string, options: PostgresOptions = {}) {
+    this.keys = new KeyCache(connectionString, () => this.schemaVersion());
     this.pool = new pg.Pool({
       connectionString,
       max: options.poolMax ?? 10,
@@ -183,6 +187,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.keys.close();
     await this.pool.end();
   }
 
@@ -202,8 +207,22 @@ export class PostgresStore implements Store {
     });
   }
 
-  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.one<ApiKeyRecord>('keyByHash', [keyHash]);
+  /** From the key cache when it can answer (see KeyCache): then without a round trip. */
+  findApiKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | undefined> {
+    const cached = this.keys.get(keyHash);
+    if (cached) return cached;
+    const ticket = this.keys.ticket();
+    return this.one<ApiKeyRecord>('keyByHash', [keyHash]).then((record) => {
+      this.keys.remember(ticket, keyHash, record);
+      return record;
+    });
+  }
+
+  private async schemaVersion(): Promise<number> {
+    const { rows } = await this.pool.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM schema_migrations',
+    );
+    return rows[0]?.version ?? 0;
   }
 
   getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
@@ -223,7 +242,7 @@ export class PostgresStore implements Store {
       const next = change(current);
       await this.run('updateKey', [id, next.plan, next.rpm, next.burst, next.revoked_at], client);
       return next;
-    });
+    }).finally(() => this.keys.invalidate()); // this instance at once; the others by NOTIFY
   }
 
   countActiveApiKeys(): Promise<number> {
