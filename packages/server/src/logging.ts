@@ -38,7 +38,7 @@ export class LogStream {
   /** Hands what is gathered to the destination, which writes it asynchronously. */
   flush(): void {
     if (this.lines.length === 0) return;
-    const batch = this.lines.length === 1 ? (this.lines[0] as string) : this.lines.join('');
+    const batch = this.lines.join('');
     this.lines = [];
     this.chars = 0;
     this.destination.write(batch);

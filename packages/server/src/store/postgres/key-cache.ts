@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { ApiKeyRecord } from '../../model.js';
+import { KEY_CACHE_SIZE, ReadCache } from '../read-cache.js';
 
 /** The channel the `api_keys` trigger (migration 2) notifies on every update or delete. */
 export const KEY_CHANGES_CHANNEL = 'snapgraph_api_keys';
@@ -8,7 +9,6 @@ const TRIGGER_SCHEMA_VERSION = 2;
 const RECONNECT_AFTER_MS = 1000;
 /** A connection that dies without a word (no FIN, no error) is found by a query this often. */
 const HEARTBEAT_EVERY_MS = 5000;
-const MAX_KEYS = 10_000;
 
 /**
  * API keys cached on PostgreSQL, for as long as this instance is told about every change.
@@ -27,7 +27,7 @@ const MAX_KEYS = 10_000;
  * The connection is opened on the first lookup, so CLI commands never open it.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, ApiKeyRecord>();
+  private readonly entries = new ReadCache<ApiKeyRecord>(KEY_CACHE_SIZE);
   private generation = 0;
   private listener: pg.Client | undefined;
   private live = false;
@@ -54,7 +54,6 @@ export class KeyCache {
 
   remember(ticket: number, keyHash: string, record: ApiKeyRecord | undefined): void {
     if (!record || !this.live || ticket !== this.generation) return;
-    if (this.entries.size >= MAX_KEYS) this.entries.clear();
     this.entries.set(keyHash, record);
   }
 
@@ -62,10 +61,6 @@ export class KeyCache {
   invalidate(): void {
     this.generation++;
     this.entries.clear();
-  }
-
-  get listening(): boolean {
-    return this.live;
   }
 
   async close(): Promise<void> {

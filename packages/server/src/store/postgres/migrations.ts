@@ -1,4 +1,5 @@
 import type { Migration } from '../migration.js';
+import { KEY_CHANGES_CHANNEL } from './key-cache.js';
 
 const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
 const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
@@ -103,7 +104,7 @@ export const postgresMigrations: Migration[] = [
     sql: `
       CREATE FUNCTION snapgraph_notify_api_keys() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM pg_notify('snapgraph_api_keys', '');
+        PERFORM pg_notify('${KEY_CHANGES_CHANNEL}', '');
         RETURN NULL;
       END
       $$;

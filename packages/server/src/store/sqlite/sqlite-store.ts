@@ -16,7 +16,7 @@ import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './o
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { GroupCommit } from './group-commit.js';
-import { ReadCache } from './read-cache.js';
+import { KEY_CACHE_SIZE, ReadCache } from '../read-cache.js';
 import { runSqliteMigrations } from './run-migrations.js';
 import { edgeJsonArguments, snapshotJsonArguments } from '../json-columns.js';
 import { translateSqliteError } from './sqlite-errors.js';
@@ -33,7 +33,6 @@ const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
   ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count`;
 /** A kept count (see migration 2): 'snapshots', 'snapshots:<type>', 'edges', 'edges:<type>'. */
 const COUNT_OF_KIND = 'SELECT coalesce((SELECT n FROM brain_counts WHERE brain_id = ? AND kind = ?), 0) AS n';
-const KEY_CACHE_SIZE = 10_000;
 /** Characters of JSON kept for edge pages (graph rendering reads the same pages over and over). */
 const EDGE_PAGE_CACHE_CHARS = 16 * 1024 * 1024;
 const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';

@@ -1,10 +1,15 @@
+/** API keys kept by either store's key cache. */
+export const KEY_CACHE_SIZE = 10_000;
+
 /**
- * Results of reads, kept until the database changes. A change is either a commit of this
- * store's own (GroupCommit counts them) or a commit by another connection — the CLI revoking a
- * key, another process on the same file — which `PRAGMA data_version` reports. The caller
- * passes both to `sync` before every lookup; when either moved, everything is dropped. Coarse,
- * but a stale answer is impossible, and reads between writes — the common case for API keys
- * and for graph pages — cost one pragma instead of the query.
+ * Results of reads, kept until the database changes.
+ *
+ * On SQLite a change is either a commit of the store's own (GroupCommit counts them) or a commit
+ * by another connection — the CLI revoking a key, another process on the same file — which
+ * `PRAGMA data_version` reports. The store passes both to `sync` before every lookup; when
+ * either moved, everything is dropped. Coarse, but a stale answer is impossible, and reads
+ * between writes — the common case for API keys and for graph pages — cost one pragma instead
+ * of the query. On PostgreSQL the key cache calls `clear` when told of a change (KeyCache).
  *
  * Memory is bounded by `maxWeight` (entry count, or whatever `weigh` measures): reaching it
  * starts the cache over rather than tracking recency, which is cheaper and enough here.
@@ -40,7 +45,7 @@ export class ReadCache<V> {
     this.weight += weight;
   }
 
-  private clear(): void {
+  clear(): void {
     this.entries.clear();
     this.weight = 0;
   }
