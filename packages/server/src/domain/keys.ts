@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { isoTime } from '../clock.js';
@@ -24,7 +24,8 @@ export function generateApiKey(): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // The one-shot form: several times faster than createHash() for a string this short.
+  return hash('sha256', key, 'hex');
 }
 
 export interface NewKeyOptions {

@@ -61,16 +61,22 @@ export class SqliteStore implements Store {
   private prepareAll() {
     const db = this.db;
     const cache = new Map<string, Statement>();
-    const prepared =
-      <P extends unknown[] | object, R>(sql: string) =>
+    const prepare =
+      <P extends unknown[] | object, R>(sql: string, pluck: boolean) =>
       (): Statement<P, R> => {
-        let statement = cache.get(sql);
+        const key = pluck ? `pluck:${sql}` : sql;
+        let statement = cache.get(key);
         if (!statement) {
           statement = db.prepare(sql);
-          cache.set(sql, statement);
+          if (pluck) statement.pluck();
+          cache.set(key, statement);
         }
         return statement as unknown as Statement<P, R>;
       };
+    const prepared = <P extends unknown[] | object, R>(sql: string) => prepare<P, R>(sql, false);
+    // One column, returned as the value itself: no row object to build (0.2 µs a call, and
+    // these run on every GET of one snapshot).
+    const preparedValue = <P extends unknown[] | object, R>(sql: string) => prepare<P, R>(sql, true);
     const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
     return {
       insertAccount: prepared<[string, string], never>('INSERT INTO accounts (id, created_at) VALUES (?, ?)'),
@@ -111,9 +117,9 @@ export class SqliteStore implements Store {
         `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
          VALUES (${snapshotInsertColumns.map((c) => `@${c}`).join(', ')})`,
       ),
-      dataVersion: prepared<[], { data_version: number }>('PRAGMA data_version'),
-      getSnapshotJson: prepared<[string, string], { json: string }>(
-        `SELECT ${snapshotJson} AS json FROM snapshots WHERE id = ? AND account_id = ?`,
+      dataVersion: preparedValue<[], number>('PRAGMA data_version'),
+      getSnapshotJson: preparedValue<[string, string], string>(
+        `SELECT ${snapshotJson} FROM snapshots WHERE id = ? AND account_id = ?`,
       ),
       getSnapshot: prepared<[string, string], SnapshotRow>(
         `SELECT ${snapshotColumns} FROM snapshots WHERE id = ? AND account_id = ?`,
@@ -226,7 +232,7 @@ export class SqliteStore implements Store {
 
   /** Drops the cache's entries if anything was committed since they were read. */
   private syncCache<V>(cache: ReadCache<V>): void {
-    cache.sync(this.stmt.dataVersion().get()?.data_version ?? -1, this.writes.commits);
+    cache.sync(this.stmt.dataVersion().get() ?? -1, this.writes.commits);
   }
 
   async getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
@@ -304,7 +310,7 @@ export class SqliteStore implements Store {
   }
 
   getSnapshotJson(accountId: string, id: string): string | undefined {
-    return this.stmt.getSnapshotJson().get(id, accountId)?.json;
+    return this.stmt.getSnapshotJson().get(id, accountId);
   }
 
   async getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
