@@ -31,7 +31,7 @@ const MAX_BUCKET_KEYS = 10_000;
  * The limiter's bucket for a key and group, `key:<key id>:<group>`. Remembered per key: a name
  * built afresh on every request would be hashed afresh for every lookup.
  */
-function keyBucket(keyId: string, group: RateLimitGroup): string {
+export function keyBucket(keyId: string, group: RateLimitGroup): string {
   let names = bucketNames.get(keyId);
   if (names === undefined) {
     if (bucketNames.size >= MAX_BUCKET_KEYS) bucketNames.clear();

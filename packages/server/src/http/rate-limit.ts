@@ -30,22 +30,35 @@ function textsFor(limit: number, burst: number): LimitTexts {
 
 /**
  * The rate-limit headers of DESIGN 1.5, plus the IETF draft's `RateLimit-Policy` and
- * `RateLimit` so clients that follow the coming standard understand us too.
+ * `RateLimit` so clients that follow the coming standard understand us too, as
+ * `[name, value, name, value, …]` (the form `response.writeHead` takes).
  *
  * This runs on every request, so it does as little as it can: names already in lower case
  * (Fastify lower-cases every name, and a fresh lower-cased string must then be interned as a
  * property key), values as strings (Node's header writer is slower on numbers), and the texts
  * that depend only on the limits built once.
  */
-export function setRateLimitHeaders(reply: FastifyReply, decision: Decision): void {
+export function rateLimitHeaders(decision: Decision): string[] {
   const texts = textsFor(decision.limit, decision.burst);
   const remaining = String(decision.remaining);
   const resetIn = Math.max(0, seconds(decision.resetAtMs - decision.nowMs));
-  reply.header('x-ratelimit-limit', texts.limit);
-  reply.header('x-ratelimit-remaining', remaining);
-  reply.header('x-ratelimit-reset', String(seconds(decision.resetAtMs)));
-  reply.header('ratelimit-policy', texts.policy);
-  reply.header('ratelimit', `"minute";r=${remaining};t=${resetIn}`);
+  return [
+    'x-ratelimit-limit',
+    texts.limit,
+    'x-ratelimit-remaining',
+    remaining,
+    'x-ratelimit-reset',
+    String(seconds(decision.resetAtMs)),
+    'ratelimit-policy',
+    texts.policy,
+    'ratelimit',
+    `"minute";r=${remaining};t=${resetIn}`,
+  ];
+}
+
+export function setRateLimitHeaders(reply: FastifyReply, decision: Decision): void {
+  const headers = rateLimitHeaders(decision);
+  for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
 }
 
 /** The 429 for a refused request: the wait in whole seconds, rounded up, at least 1. */

@@ -1,5 +1,6 @@
 // The access log of `snapgraph serve`: one JSON line per request on stdout, batched but never
-// lost — what is gathered is written out when the server stops.
+// lost — what is gathered is written out when the server stops — and the same line whether
+// Fastify or the fast path of GET one (src/http/fast-path.ts) answered.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -45,27 +46,58 @@ describe('request log', { timeout: 60_000 }, () => {
   });
 
   it('writes one line per request, with its id, method, url, status and duration, by the time the server stops', async () => {
+    const created = await call(server.baseUrl, 'POST', '/v1/snapshots', {
+      key: key.key,
+      body: { name: 'Logged', core: 'Every request leaves one line' },
+    });
+    assert.equal(created.status, 201, created.text);
+    const snapshotId = (created.body as { data: { id: string } }).data.id;
+    // A list (Fastify), a missing snapshot (the fast path declines, Fastify answers 404), and a
+    // snapshot that exists (answered by the fast path).
+    const kinds = [
+      { path: (i: number) => `/v1/snapshots?limit=1&i=${i}`, status: 200, url: (i: number) => new RegExp(`&i=${i}$`) },
+      { path: (i: number) => `/v1/snapshots/snap_missing_${i}`, status: 404, url: (i: number) => new RegExp(`_${i}$`) },
+      { path: () => `/v1/snapshots/${snapshotId}`, status: 200, url: () => new RegExp(`/${snapshotId}$`) },
+    ];
     const requests = 300;
     const ids: string[] = [];
     for (let i = 0; i < requests; i++) {
-      const path = i % 2 === 0 ? `/v1/snapshots?limit=1&i=${i}` : `/v1/snapshots/snap_missing_${i}`;
-      const response = await call(server.baseUrl, 'GET', path, { key: key.key });
-      assert.equal(response.status, i % 2 === 0 ? 200 : 404, response.text);
+      const kind = kinds[i % kinds.length]!;
+      const response = await call(server.baseUrl, 'GET', kind.path(i), { key: key.key });
+      assert.equal(response.status, kind.status, response.text);
       ids.push(response.headers.get('x-request-id') as string);
     }
     const exit = await server.stop('SIGTERM', 10_000);
     assert.deepEqual(exit, { code: 0, signal: null });
 
-    const lines = logLines(server.stdout()).filter((line) => line.msg === 'request');
+    const all = logLines(server.stdout());
+    const lines = all.filter((line) => line.msg === 'request');
     const byId = new Map(lines.map((line) => [line.request_id, line]));
     assert.equal(lines.length, byId.size, 'one line per request id');
+    // pino's own lines (start-up, shutdown) and the access lines share one layout.
+    const other = all.find((line) => line.msg !== 'request') as unknown as Record<string, unknown>;
+    assert.deepEqual(Object.keys(other).slice(0, 4), ['level', 'time', 'pid', 'hostname']);
     ids.forEach((id, i) => {
+      const kind = kinds[i % kinds.length]!;
       const line = byId.get(id);
       assert.ok(line, `no log line for request ${i} (${id})`);
+      assert.deepEqual(Object.keys(line), [
+        'level',
+        'time',
+        'pid',
+        'hostname',
+        'request_id',
+        'method',
+        'url',
+        'status',
+        'ms',
+        'msg',
+      ]);
       assert.equal(line.level, 30);
+      assert.equal((line as unknown as Record<string, unknown>).pid, other.pid);
       assert.equal(line.method, 'GET');
-      assert.equal(line.status, i % 2 === 0 ? 200 : 404);
-      assert.match(line.url ?? '', i % 2 === 0 ? new RegExp(`&i=${i}$`) : new RegExp(`snap_missing_${i}$`));
+      assert.equal(line.status, kind.status);
+      assert.match(line.url ?? '', kind.url(i));
       assert.equal(typeof line.ms, 'number');
     });
   });

@@ -1,0 +1,45 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import pino from 'pino';
+
+const INFO = pino.levels.values.info as number;
+
+/** Where the lines go: the application's log stream (logging.ts). */
+export interface LineSink {
+  write(line: string): void;
+}
+
+/**
+ * The access log: one line per completed request, exactly the line
+ * `log.info({ request_id, method, url, status, ms }, 'request')` writes — the same prefix
+ * (level, time, and the logger's bindings, taken from pino itself), the same keys in the same
+ * order — built directly instead of through pino's general-purpose serializer, which cost about
+ * 1 µs of the ~35 µs of CPU a GET of one snapshot takes.
+ */
+export class AccessLog {
+  private readonly bindings: string;
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly sink: LineSink,
+  ) {
+    // `,"pid":…,"hostname":"…"` as pino serialized it once.
+    this.bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
+  }
+
+  write(requestId: string, method: string, url: string, status: number, elapsedMs: number): void {
+    if ((pino.levels.values[this.log.level] ?? Infinity) > INFO) return;
+    const ms = Math.round(elapsedMs * 10) / 10;
+    this.sink.write(
+      `{"level":30,"time":${Date.now()}${this.bindings},"request_id":${JSON.stringify(requestId)},` +
+        `"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`,
+    );
+  }
+}
+
+/** One access-log line per request answered by Fastify, when it completes. */
+export function registerAccessLog(app: FastifyInstance, accessLog: AccessLog): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    accessLog.write(request.id, request.method, request.url, reply.statusCode, reply.elapsedTime);
+    done();
+  });
+}

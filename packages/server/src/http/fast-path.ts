@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AccessLog } from './access-log.js';
+import type { FastifyInstance, FastifyServerFactory, RawServerDefault } from 'fastify';
+import { authenticate } from '../domain/keys.js';
+import type { Principal } from '../model.js';
+import { MemoryRateLimiter } from '../ratelimit/memory-limiter.js';
+import { groupOfRoute, limitsFor } from '../ratelimit/policy.js';
+import { keyBucket } from './auth.js';
+import { rateLimitHeaders } from './rate-limit.js';
+import { requestIdFor } from './request-id.js';
+
+/** Answers a request and returns true, or returns false having changed nothing. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export const NO_FAST_PATH: FastPath = () => false;
+
+/** What Fastify passes a server factory: its options, with its defaults filled in. */
+interface ServerSettings {
+  keepAliveTimeout: number;
+  requestTimeout: number;
+  connectionTimeout: number;
+  maxRequestsPerSocket?: number;
+}
+
+/**
+ * Fastify's server, with requests offered to a fast path first. The settings are the ones
+ * Fastify gives the server it makes itself when there is no factory.
+ */
+export function serverWithFastPath(fastPath: FastPath): FastifyServerFactory<RawServerDefault> {
+  return (fastify, options) => {
+    const settings = options as unknown as ServerSettings;
+    const server = createServer((request, response) => {
+      if (!fastPath(request, response)) fastify(request, response);
+    });
+    server.keepAliveTimeout = settings.keepAliveTimeout;
+    server.requestTimeout = settings.requestTimeout;
+    server.setTimeout(settings.connectionTimeout);
+    if (settings.maxRequestsPerSocket) server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
+    return server;
+  };
+}
+
+/** `GET /v1/snapshots/:id` (or `/api/v1/…`) with an id of the kind we issue, and nothing else. */
+const SNAPSHOT_URL = /^\/(?:api\/)?v1\/snapshots\/([A-Za-z0-9_]{1,100})$/;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `GET /v1/snapshots/:id`, the most frequent request, answered without Fastify's request and
+ * reply objects, hooks and routing — which cost more than everything Snapgraph itself does for
+ * the request (docs/performance.md). It does what the Fastify route does, in the same order, and
+ * sends the same bytes: authenticate, look the snapshot up, take the rate limit, answer 200 with
+ * the request id and rate-limit headers, log one line.
+ *
+ * Only the plain success is answered here. Anything else (another method or spelling of the
+ * path, a body, a bad or unknown key, an unknown snapshot, a refused rate limit, shutdown)
+ * returns false before anything is consumed or sent, and Fastify answers it exactly as it
+ * answers everything else: the two never disagree about an error. Only where every step is
+ * synchronous (the embedded store, the in-memory limiter) is there a fast path at all.
+ */
+export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog): FastPath {
+  const { domain, limiter } = app;
+  if (domain.store.kind !== 'sqlite') return NO_FAST_PATH;
+  if (limiter !== undefined && !(limiter instanceof MemoryRateLimiter)) return NO_FAST_PATH;
+  const group = groupOfRoute('GET', '/v1/snapshots/:id');
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
+  return (request, response) => {
+    if (request.method !== 'GET' || closing || app.lifecycle.draining) return false;
+    const url = request.url as string;
+    const match = SNAPSHOT_URL.exec(url);
+    if (match === null) return false;
+    const headers = request.headers;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const started = performance.now();
+
+    let principal: Principal;
+    let json: string;
+    try {
+      const caller = authenticate(domain, headers.authorization);
+      if (caller instanceof Promise) {
+        caller.catch(() => undefined); // not on a synchronous store; answered by Fastify instead
+        return false;
+      }
+      principal = caller;
+      const found = domain.store.getSnapshotJson(principal.accountId, match[1] as string);
+      if (typeof found !== 'string') return false;
+      json = found;
+    } catch {
+      return false;
+    }
+
+    let limitHeaders: string[] = [];
+    if (limiter !== undefined) {
+      const decision = limiter.consumeNow(keyBucket(principal.keyId, group), limitsFor(principal, group));
+      if (!decision.allowed) return false;
+      limitHeaders = rateLimitHeaders(decision);
+    }
+    const id = requestIdFor(request);
+    const body = `{"data":${json}}`;
+    response.writeHead(200, [
+      'x-request-id',
+      id,
+      ...limitHeaders,
+      'content-type',
+      JSON_TYPE,
+      'content-length',
+      String(Buffer.byteLength(body)),
+    ]);
+    response.end(body);
+    accessLog.write(id, 'GET', url, 200, performance.now() - started);
+    return true;
+  };
+}

@@ -1,0 +1,208 @@
+// GET /v1/snapshots/:id has a fast path in front of Fastify (src/http/fast-path.ts). Over real
+// sockets, two servers on one database — one with the fast path, one answering everything
+// through Fastify — must send the same status, the same headers in the same order and the same
+// body for every kind of request, and the fast path must answer only the plain success.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { issueApiKey, revokeApiKey } from '../../src/domain/keys.js';
+import type { Plan } from '../../src/model.js';
+import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.js';
+import { manualClock, snapshotBody } from '../helpers/harness.js';
+
+interface Wire {
+  status: number;
+  /** Every header as sent, in order, except Date (which moves with the wall clock). */
+  headers: string[];
+  body: string;
+}
+
+/** One request over a fresh connection, as the bytes a client sees. */
+function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string) {
+  return new Promise<Wire>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        const raw: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i] as string;
+          if (name.toLowerCase() !== 'date') raw.push(`${name}: ${res.rawHeaders[i + 1]}`);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: raw, body: text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the fast path of GET /v1/snapshots/:id', () => {
+  let dir: string;
+  let database: TestDatabase;
+  let fast: FastifyInstance;
+  let plain: FastifyInstance;
+  let fastPort: number;
+  let plainPort: number;
+  /** Requests that reached Fastify on the server with the fast path. */
+  let reachedFastify = 0;
+  let ownKey: string;
+  let ownBrainId: string;
+  let snapshotId: string;
+  let otherAccountsSnapshot: string;
+  const clock = manualClock();
+
+  const newKey = async (plan: Plan, brainId?: string) => {
+    const { key, record } = await issueApiKey(fast.domain, { plan, brainId });
+    return { key, id: record.id, brainId: record.brain_id };
+  };
+
+  const start = async (fastPaths: boolean) => {
+    const app = await buildApp({
+      config: { databaseUrl: database.url, logLevel: 'silent', migrateOnStart: true, rateLimits: true },
+      clock,
+      fastPaths,
+    });
+    if (fastPaths) {
+      // onSend runs for every answer Fastify sends, errors included, before it is sent.
+      app.addHook('onSend', (_request, _reply, payload, done) => {
+        reachedFastify += 1;
+        done(null, payload);
+      });
+    }
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return { app, port: (app.server.address() as AddressInfo).port };
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'snapgraph-fast-path-'));
+    database = await createTestDatabase(dir);
+    ({ app: fast, port: fastPort } = await start(true));
+    ({ app: plain, port: plainPort } = await start(false));
+    const own = await newKey('pro');
+    ownKey = own.key;
+    ownBrainId = own.brainId;
+    const auth = { authorization: `Bearer ${ownKey}`, 'content-type': 'application/json' };
+    const created = await send(plainPort, 'POST', '/v1/snapshots', auth, JSON.stringify(snapshotBody({ tags: ['a'] })));
+    assert.equal(created.status, 201, created.body);
+    snapshotId = JSON.parse(created.body).data.id;
+    const other = await newKey('pro');
+    const elsewhere = await send(
+      plainPort,
+      'POST',
+      '/v1/snapshots',
+      { authorization: `Bearer ${other.key}`, 'content-type': 'application/json' },
+      JSON.stringify(snapshotBody()),
+    );
+    otherAccountsSnapshot = JSON.parse(elsewhere.body).data.id;
+  });
+  after(async () => {
+    await fast?.close();
+    await plain?.close();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Sends the same request to both servers; returns the fast one's answer and how it went. */
+  const both = async (method: string, path: string, headers: Record<string, string>, body?: string) => {
+    const before = reachedFastify;
+    const viaFast = await send(fastPort, method, path, headers, body);
+    const viaPlain = await send(plainPort, method, path, headers, body);
+    assert.deepEqual(viaFast, viaPlain, `${method} ${path}: the two servers disagree`);
+    return { response: viaFast, reachedFastify: reachedFastify - before };
+  };
+
+  let requestNumber = 0;
+  const keyed = (key: string, extra: Record<string, string> = {}) => ({
+    authorization: `Bearer ${key}`,
+    connection: 'keep-alive',
+    'x-request-id': `fast-path-${++requestNumber}`,
+    ...extra,
+  });
+
+  it('answers the plain success itself, byte for byte as Fastify would', async () => {
+    for (const prefix of ['/v1', '/api/v1']) {
+      const { response, reachedFastify: viaFastify } = await both(
+        'GET',
+        `${prefix}/snapshots/${snapshotId}`,
+        keyed(ownKey),
+      );
+      assert.equal(response.status, 200);
+      assert.equal(JSON.parse(response.body).data.id, snapshotId);
+      const names = response.headers.map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
+      assert.deepEqual(names, [
+        'x-request-id',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'ratelimit-policy',
+        'ratelimit',
+        'content-type',
+        'content-length',
+        'connection',
+        'keep-alive',
+      ]);
+      assert.ok(
+        response.headers.some((line) => line.toLowerCase() === 'keep-alive: timeout=72'),
+        'Fastify’s keep-alive timeout is kept',
+      );
+      assert.equal(viaFastify, testBackend === 'sqlite' ? 0 : 1, 'on SQLite the fast path answers it');
+    }
+  });
+
+  it('leaves every other request to Fastify, which answers it exactly as before', async () => {
+    const revoked = await newKey('pro');
+    await revokeApiKey(fast.domain, revoked.id);
+    const cases: [string, string, Record<string, string>, string?][] = [
+      ['unknown snapshot', `/v1/snapshots/snap_00000000000000000000000000`, keyed(ownKey)],
+      ["another account's snapshot", `/v1/snapshots/${otherAccountsSnapshot}`, keyed(ownKey)],
+      ['no key', `/v1/snapshots/${snapshotId}`, { 'x-request-id': 'fast-path-anonymous' }],
+      ['malformed Authorization', `/v1/snapshots/${snapshotId}`, { authorization: 'Basic abc', 'x-request-id': 'm1' }],
+      ['unknown key', `/v1/snapshots/${snapshotId}`, keyed(`sg_${'x'.repeat(40)}`)],
+      ['revoked key', `/v1/snapshots/${snapshotId}`, keyed(revoked.key)],
+      ['trailing slash', `/v1/snapshots/${snapshotId}/`, keyed(ownKey)],
+      ['query string', `/v1/snapshots/${snapshotId}?fields=all`, keyed(ownKey)],
+      ['percent-encoded id', `/v1/snapshots/${snapshotId.replace('_', '%5F')}`, keyed(ownKey)],
+      [
+        'a body',
+        `/v1/snapshots/${snapshotId}`,
+        keyed(ownKey, { 'content-type': 'application/json', 'content-length': '2' }),
+        '{}',
+      ],
+    ];
+    for (const [name, path, headers, body] of cases) {
+      const { reachedFastify: viaFastify } = await both('GET', path, headers, body);
+      assert.equal(viaFastify, 1, `${name}: answered by Fastify`);
+    }
+    // Refused by the router itself (frameworkErrors), where no hook runs: compared only.
+    await both('GET', `/v1/snapshots/${'a'.repeat(600)}`, keyed(ownKey));
+    const head = await both('HEAD', `/v1/snapshots/${snapshotId}`, keyed(ownKey));
+    assert.equal(head.response.status, 200);
+    assert.equal(head.reachedFastify, 1);
+  });
+
+  it('shares the rate limit with Fastify and leaves the 429 to it', async () => {
+    const free = await newKey('free', ownBrainId); // a second key of the same account
+    const answered: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const { response, reachedFastify: viaFastify } = await both(
+        'GET',
+        `/v1/snapshots/${snapshotId}`,
+        keyed(free.key),
+      );
+      answered.push(`${response.status} ${viaFastify === 0 ? 'fast path' : 'Fastify'}`);
+    }
+    // Free: 10 snapshot reads a second; the clock stands still, so the 11th and 12th are refused.
+    const fastAnswer = testBackend === 'sqlite' ? '200 fast path' : '200 Fastify';
+    assert.deepEqual(answered, [...Array<string>(10).fill(fastAnswer), '429 Fastify', '429 Fastify']);
+    const own = await both('GET', `/v1/snapshots/${snapshotId}`, keyed(ownKey));
+    assert.equal(own.response.status, 200, 'another key is not affected');
+  });
+});
