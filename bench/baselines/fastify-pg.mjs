@@ -4,7 +4,7 @@
 // create of one row per request (autocommit).
 import Fastify from 'fastify';
 import pg from 'pg';
-import { isoTime, newId } from '../lib/ids.mjs';
+import { newSnapshotRow } from '../lib/new-snapshot.mjs';
 
 const { DATABASE_URL, BRAIN_ID, ACCOUNT_ID } = process.env;
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
@@ -49,24 +49,7 @@ app.get('/v1/snapshots', async (request) => {
 });
 
 app.post('/v1/snapshots', async (request, reply) => {
-  const input = request.body;
-  const now = Date.now();
-  const at = isoTime(now);
-  const row = Object.fromEntries(COLUMNS.map((c) => [c, input[c] ?? null]));
-  Object.assign(row, {
-    id: newId('snap', now),
-    account_id: ACCOUNT_ID,
-    brain_id: BRAIN_ID,
-    type: input.type ?? 'Belief',
-    emotion: input.emotion ?? null,
-    confidence: input.confidence ?? 0.5,
-    significance_score: input.significance_score ?? 0.5,
-    tags: input.tags ?? [],
-    source_type: 'manual',
-    source_id: null,
-    created_at: at,
-    updated_at: at,
-  });
+  const row = newSnapshotRow(request.body, COLUMNS, { accountId: ACCOUNT_ID, brainId: BRAIN_ID });
   const values = COLUMNS.map((c) =>
     (c === 'emotion' || c === 'tags') && row[c] !== null ? JSON.stringify(row[c]) : row[c],
   );

@@ -4,7 +4,7 @@
 // list with its count, and a create that inserts one row per request in its own transaction.
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import { isoTime, newId } from '../lib/ids.mjs';
+import { newSnapshotRow } from '../lib/new-snapshot.mjs';
 
 const { DATABASE_PATH, BRAIN_ID, ACCOUNT_ID } = process.env;
 const db = new Database(DATABASE_PATH);
@@ -44,27 +44,15 @@ app.get('/v1/snapshots', async (request) => {
 });
 
 app.post('/v1/snapshots', async (request, reply) => {
-  const input = request.body;
-  const now = Date.now();
-  const at = isoTime(now);
-  const row = Object.fromEntries(COLUMNS.map((c) => [c, input[c] ?? null]));
-  Object.assign(row, {
-    id: newId('snap', now),
-    account_id: ACCOUNT_ID,
-    brain_id: BRAIN_ID,
-    type: input.type ?? 'Belief',
-    emotion: input.emotion == null ? null : JSON.stringify(input.emotion),
-    confidence: input.confidence ?? 0.5,
-    significance_score: input.significance_score ?? 0.5,
-    tags: JSON.stringify(input.tags ?? []),
-    source_type: 'manual',
-    source_id: null,
-    created_at: at,
-    updated_at: at,
-  });
-  insert.run(row); // autocommit: one transaction, one fsync, per request
+  const row = newSnapshotRow(request.body, COLUMNS, { accountId: ACCOUNT_ID, brainId: BRAIN_ID });
+  const stored = {
+    ...row,
+    emotion: row.emotion === null ? null : JSON.stringify(row.emotion),
+    tags: JSON.stringify(row.tags),
+  };
+  insert.run(stored); // autocommit: one transaction, one fsync, per request
   delete row.account_id;
-  return reply.code(201).send({ data: parsed(row) });
+  return reply.code(201).send({ data: row });
 });
 
 await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });

@@ -6,8 +6,9 @@
 // counts that the schema keeps with triggers (SQLite migration 2) follow these inserts too.
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { isoTime, newId } from './ids.mjs';
 import { progress } from './progress.mjs';
+import { isoTime } from '../../packages/server/dist/clock.js';
+import { newId } from '../../packages/server/dist/ids.js';
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../../packages/server/dist/store/columns.js';
 import { EDGE_TYPES, SNAPSHOT_TYPES } from '../../packages/server/dist/model.js';
 

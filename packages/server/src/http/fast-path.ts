@@ -6,6 +6,7 @@ import type { Principal } from '../model.js';
 import { MemoryRateLimiter } from '../ratelimit/memory-limiter.js';
 import { groupOfRoute, limitsFor } from '../ratelimit/policy.js';
 import { keyBucket } from './auth.js';
+import { dataEnvelope, JSON_CONTENT_TYPE } from './json-text.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import { requestIdFor } from './request-id.js';
 
@@ -42,7 +43,6 @@ export function serverWithFastPath(fastPath: FastPath): FastifyServerFactory<Raw
 
 /** `GET /v1/snapshots/:id` (or `/api/v1/…`) with an id of the kind we issue, and nothing else. */
 const SNAPSHOT_URL = /^\/(?:api\/)?v1\/snapshots\/([A-Za-z0-9_]{1,100})$/;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * `GET /v1/snapshots/:id`, the most frequent request, answered without Fastify's request and
@@ -100,13 +100,13 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
       limitHeaders = rateLimitHeaders(decision);
     }
     const id = requestIdFor(request);
-    const body = `{"data":${json}}`;
+    const body = dataEnvelope(json);
     response.writeHead(200, [
       'x-request-id',
       id,
       ...limitHeaders,
       'content-type',
-      JSON_TYPE,
+      JSON_CONTENT_TYPE,
       'content-length',
       String(Buffer.byteLength(body)),
     ]);

@@ -1,12 +1,17 @@
 import type { FastifyReply } from 'fastify';
 import type { JsonRow, ListPage } from '../model.js';
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** `{"data":…}` around one resource that is already JSON text. */
+export const dataEnvelope = (json: string): string => `{"data":${json}}`;
+
 /**
  * Sends JSON that is already text (built by the database) as is: Fastify does not serialize a
  * string payload. The route's response schema still documents its shape.
  */
 export function sendJsonText(reply: FastifyReply, json: string): void {
-  reply.type('application/json; charset=utf-8').send(json);
+  reply.type(JSON_CONTENT_TYPE).send(json);
 }
 
 /**

@@ -188,6 +188,20 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
     assert.equal(head.reachedFastify, 1);
   });
 
+  it('leaves requests to Fastify while the server drains, so they close their connections', async () => {
+    fast.lifecycle.draining = true;
+    plain.lifecycle.draining = true;
+    try {
+      const { response, reachedFastify: viaFastify } = await both('GET', `/v1/snapshots/${snapshotId}`, keyed(ownKey));
+      assert.equal(response.status, 200);
+      assert.ok(response.headers.includes('connection: close'), response.headers.join('\n'));
+      assert.equal(viaFastify, 1);
+    } finally {
+      fast.lifecycle.draining = false;
+      plain.lifecycle.draining = false;
+    }
+  });
+
   it('shares the rate limit with Fastify and leaves the 429 to it', async () => {
     const free = await newKey('free', ownBrainId); // a second key of the same account
     const answered: string[] = [];

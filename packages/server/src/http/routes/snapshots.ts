@@ -7,7 +7,7 @@ import {
   updateSnapshot,
 } from '../../domain/snapshots.js';
 import { then } from '../../maybe.js';
-import { listBody, sendJsonText } from '../json-text.js';
+import { dataEnvelope, listBody, sendJsonText } from '../json-text.js';
 import { IdParams, responses } from '../schemas/common.js';
 import {
   SnapshotCreateBody,
@@ -62,7 +62,7 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // serialization (the response schema still documents it).
     (request, reply) =>
       then(getSnapshotJson(app.domain, request.principal, request.params.id), (json) =>
-        sendJsonText(reply, `{"data":${json}}`),
+        sendJsonText(reply, dataEnvelope(json)),
       ),
   );
 
