@@ -9,6 +9,12 @@ import { keyBucket } from './auth.js';
 import { dataEnvelope, JSON_CONTENT_TYPE } from './json-text.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import { requestIdFor } from './request-id.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+
+interface Found {
+  principal: Principal;
+  json: string;
+}
 
 /** Answers a request and returns true, or returns false having changed nothing. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -59,8 +65,19 @@ const SNAPSHOT_URL = /^\/(?:api\/)?v1\/snapshots\/([A-Za-z0-9_]{1,100})$/;
  */
 export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog): FastPath {
   const { domain, limiter } = app;
-  if (domain.store.kind !== 'sqlite') return NO_FAST_PATH;
+  const store = domain.store;
+  if (!(store instanceof SqliteStore)) return NO_FAST_PATH;
   if (limiter !== undefined && !(limiter instanceof MemoryRateLimiter)) return NO_FAST_PATH;
+  /** The caller and the snapshot, or undefined when either is missing (throws on a bad key). */
+  const lookUp = (authorization: string | undefined, id: string): Found | undefined => {
+    const principal = authenticate(domain, authorization);
+    if (principal instanceof Promise) {
+      principal.catch(() => undefined); // never on this store; answered by Fastify if it were
+      return undefined;
+    }
+    const json = store.getSnapshotJson(principal.accountId, id);
+    return json === undefined ? undefined : { principal, json };
+  };
   const group = groupOfRoute('GET', '/v1/snapshots/:id');
   let closing = false;
   app.addHook('preClose', (done) => {
@@ -77,21 +94,14 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const started = performance.now();
 
-    let principal: Principal;
-    let json: string;
+    let found: Found | undefined;
     try {
-      const caller = authenticate(domain, headers.authorization);
-      if (caller instanceof Promise) {
-        caller.catch(() => undefined); // not on a synchronous store; answered by Fastify instead
-        return false;
-      }
-      principal = caller;
-      const found = domain.store.getSnapshotJson(principal.accountId, match[1] as string);
-      if (typeof found !== 'string') return false;
-      json = found;
+      found = store.readTogether(() => lookUp(headers.authorization, match[1] as string));
     } catch {
       return false;
     }
+    if (found === undefined) return false;
+    const { principal, json } = found;
 
     let limitHeaders: string[] = [];
     if (limiter !== undefined) {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { issueApiKey, revokeApiKey } from '../../src/domain/keys.js';
@@ -187,6 +188,28 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
     assert.equal(head.response.status, 200);
     assert.equal(head.reachedFastify, 1);
   });
+
+  it(
+    'sees a key revoked by another connection (the CLI) on its very next request',
+    { skip: testBackend !== 'sqlite' },
+    async () => {
+      const key = await newKey('pro', ownBrainId);
+      const path = `/v1/snapshots/${snapshotId}`;
+      const first = await both('GET', path, keyed(key.key));
+      assert.equal(first.response.status, 200);
+      assert.equal(first.reachedFastify, 0, 'answered (and the key cached) by the fast path');
+      const cli = new Database(database.url);
+      try {
+        cli.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+      } finally {
+        cli.close();
+      }
+      const next = await both('GET', path, keyed(key.key));
+      assert.equal(next.response.status, 401);
+      assert.equal(JSON.parse(next.response.body).error.code, 'UNAUTHORIZED');
+      assert.equal(next.reachedFastify, 1, 'the revoked key was refused, by Fastify');
+    },
+  );
 
   it('leaves requests to Fastify while the server drains, so they close their connections', async () => {
     fast.lifecycle.draining = true;
