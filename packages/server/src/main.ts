@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { warmUpNextTick } from './warm-up.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -16,6 +17,7 @@ export interface RunningServer {
  * Then stop accepting, let the requests in flight finish, and close the database.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
+  warmUpNextTick();
   const app = await buildApp({ config });
   const address = await app.listen({ port: config.port, host: config.host });
   const activeKeys = await app.domain.store.countActiveApiKeys();
