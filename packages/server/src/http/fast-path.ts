@@ -96,6 +96,7 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
 
     let found: Found | undefined;
     try {
+      // One read transaction for the key and the snapshot: one state, one lock cycle.
       found = store.readTogether(() => lookUp(headers.authorization, match[1] as string));
     } catch {
       return false;
