@@ -9,13 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { issueApiKey, revokeApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
 import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.js';
-import { manualClock, snapshotBody } from '../helpers/harness.js';
+import { connectTestApi, manualClock, snapshotBody } from '../helpers/harness.js';
 
 interface Wire {
   status: number;
@@ -198,11 +197,11 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
       const first = await both('GET', path, keyed(key.key));
       assert.equal(first.response.status, 200);
       assert.equal(first.reachedFastify, 0, 'answered (and the key cached) by the fast path');
-      const cli = new Database(database.url);
+      const cli = await connectTestApi(database.url);
       try {
-        cli.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+        await revokeApiKey(cli.app.domain, key.id);
       } finally {
-        cli.close();
+        await cli.close();
       }
       const next = await both('GET', path, keyed(key.key));
       assert.equal(next.response.status, 401);

@@ -55,40 +55,30 @@ export class SqliteStore implements Store {
     this.db = openSqliteDatabase(path, options);
     this.stmt = this.prepareAll();
     this.writes = new GroupCommit(this.db);
-    this.inReadTransaction = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
+    this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
-
-  private readonly inReadTransaction: <T>(read: () => T) => T;
 
   /**
    * Runs synchronous reads (this store's methods that answer without a promise) in one read
    * transaction: they see one state of the database, and the file locks that SQLite takes and
    * releases around every statement run outside a transaction — four fcntl calls, about 1.4 µs —
-   * are taken once for all of them. Inside another transaction it simply runs `read`.
+   * are taken once for all of them. Inside another transaction it runs in a savepoint.
    */
-  readTogether<T>(read: () => T): T {
-    return this.inReadTransaction(read);
-  }
+  readonly readTogether: <T>(read: () => T) => T;
 
   /** Statements are prepared lazily, on first use, because the schema may not exist yet. */
   private prepareAll() {
     const db = this.db;
-    const cache = new Map<string, Statement>();
+    // Each statement is held by its own thunk: these run on every request, and a lookup by SQL
+    // text would hash that text again whenever it is a fresh string.
     const prepare = <P extends unknown[] | object, R>(sql: string, pluck: boolean) => {
-      const key = pluck ? `pluck:${sql}` : sql;
-      // Held here once prepared: these run on every request, and a Map lookup by SQL text
-      // would hash that text each time it is a fresh string.
-      let statement: Statement | undefined;
+      let statement: Statement<P, R> | undefined;
       return (): Statement<P, R> => {
         if (statement === undefined) {
-          statement = cache.get(key);
-          if (statement === undefined) {
-            statement = db.prepare(sql);
-            if (pluck) statement.pluck();
-            cache.set(key, statement);
-          }
+          statement = db.prepare<P, R>(sql);
+          if (pluck) statement.pluck();
         }
-        return statement as unknown as Statement<P, R>;
+        return statement;
       };
     };
     const prepared = <P extends unknown[] | object, R>(sql: string) => prepare<P, R>(sql, false);
