@@ -18,6 +18,7 @@ import { snapshotRoutes } from './http/routes/snapshots.js';
 import { validatorCompiler } from './http/validation.js';
 import { LogStream } from './logging.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
+import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { VERSION } from './version.js';
@@ -28,8 +29,6 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
   Partial<Pick<Config, 'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy'>>;
-
-const DEFAULT_ANONYMOUS_LIMITS = { perMinute: 60, perSecond: 10 };
 
 export interface AppOptions {
   config: AppConfig;
@@ -88,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (app.lifecycle.draining) reply.header('connection', 'close');
     done();
   });
-  registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? DEFAULT_ANONYMOUS_LIMITS });
+  registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? ANONYMOUS_DEFAULT_LIMITS });
   const accessLog = new AccessLog(app.log, logStream);
   registerAccessLog(app, accessLog);
   const routes = trackRoutes(app);

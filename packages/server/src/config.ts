@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
+import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 
 /** Settings, read once from the environment at start and validated against this schema. */
 export const ConfigSchema = Type.Object({
@@ -14,8 +15,8 @@ export const ConfigSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 500 }),
   RATE_LIMITS: Type.Boolean({ default: true }),
-  ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
-  ANON_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: 10 }),
+  ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: ANONYMOUS_DEFAULT_LIMITS.perMinute }),
+  ANON_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: ANONYMOUS_DEFAULT_LIMITS.perSecond }),
   TRUST_PROXY: Type.String({ default: 'false' }),
 });
 

@@ -5,7 +5,7 @@ import { then, type MaybePromise } from '../maybe.js';
 import type { Principal } from '../model.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import type { Decision } from '../ratelimit/decision.js';
-import { groupOf, groupOfRoute, limitsFor, type Limits, type RateLimitGroup } from '../ratelimit/policy.js';
+import { groupOfRequest, limitsFor, type Limits, type RateLimitGroup } from '../ratelimit/policy.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.js';
 
 /** Routes anyone may call: health, readiness and the API's own documentation. */
@@ -68,7 +68,7 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
   ): MaybePromise<void> => {
     request.principal = principal;
     if (!limiter) return;
-    const group = route === undefined ? groupOf(request.method, request.url) : groupOfRoute(request.method, route);
+    const group = groupOfRequest(request.method, route, request.url);
     const decision = limiter.consume(keyBucket(principal.keyId, group), limitsFor(principal, group));
     if (decision instanceof Promise) return decision.then((ready) => answer(reply, ready, group));
     answer(reply, decision, group);
@@ -89,26 +89,31 @@ export function registerAccessControl(app: FastifyInstance, options: AccessOptio
     });
   };
 
+  /** Authenticates and takes the rate limit; throws (or rejects with) the 401 or 429. */
+  const checkAccess = (request: FastifyRequest, reply: FastifyReply, route: string | undefined): MaybePromise<void> => {
+    try {
+      const principal = authenticate(app.domain, request.headers.authorization);
+      return principal instanceof Promise
+        ? principal.then(
+            (ready) => admit(request, reply, route, ready),
+            (err: unknown) => refuse(request, reply, err),
+          )
+        : admit(request, reply, route, principal);
+    } catch (err) {
+      return refuse(request, reply, err);
+    }
+  };
+  app.decorate('checkAccess', checkAccess);
+
   app.addHook('onRequest', (request, reply, done) => {
     // Read once: Fastify builds a fresh object for every read of routeOptions.
     const route = request.routeOptions.url;
     if (isPublic(request, route)) return done();
     let outcome: MaybePromise<void>;
     try {
-      const principal = authenticate(app.domain, request.headers.authorization);
-      outcome =
-        principal instanceof Promise
-          ? principal.then(
-              (ready) => admit(request, reply, route, ready),
-              (err: unknown) => refuse(request, reply, err),
-            )
-          : admit(request, reply, route, principal);
-    } catch (err) {
-      try {
-        outcome = refuse(request, reply, err);
-      } catch (refusal) {
-        return done(refusal as Error);
-      }
+      outcome = checkAccess(request, reply, route);
+    } catch (refusal) {
+      return done(refusal as Error);
     }
     if (outcome instanceof Promise) outcome.then(() => done(), done);
     else done();

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_STATUS, validationError, type ErrorCode } from '../errors.js';
-import { authenticate } from '../domain/keys.js';
 import { isApiPath } from './auth.js';
 import { problemsFromAjv } from './validation.js';
 import type { ErrorObject } from 'ajv';
@@ -60,16 +59,16 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 /**
  * Requests the router refuses before any hook runs (a path parameter longer than the router
  * allows, a malformed percent-escape) still get the documented treatment: a request id, 401
- * first inside the API, then the error body. An over-long id cannot exist, so it is a 404.
+ * then 429 first inside the API (counted, with the rate-limit headers), then the error body. An over-long id cannot exist, so it is a 404.
  */
 export function frameworkErrorHandler(getApp: () => FastifyInstance) {
   return async (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     reply.header('X-Request-Id', request.id);
     if (isApiPath(request.url)) {
       try {
-        await authenticate(getApp().domain, request.headers.authorization);
-      } catch (authError) {
-        return sendError(request, reply, toAppError(authError));
+        await getApp().checkAccess(request, reply, undefined);
+      } catch (accessError) {
+        return sendError(request, reply, toAppError(accessError));
       }
     }
     const error =

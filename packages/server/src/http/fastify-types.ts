@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { Domain } from '../domain/context.js';
+import type { MaybePromise } from '../maybe.js';
 import type { Principal } from '../model.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 
@@ -9,6 +11,11 @@ declare module 'fastify' {
     limiter: RateLimiter | undefined;
     /** Set when shutdown begins: readiness fails and connections are not kept alive. */
     lifecycle: { draining: boolean };
+    /**
+     * Authentication and the rate limit of a request (`route` undefined when none matched):
+     * resolves when admitted, throws the 401 or 429 otherwise. Headers go on `reply` either way.
+     */
+    checkAccess(request: FastifyRequest, reply: FastifyReply, route: string | undefined): MaybePromise<void>;
   }
   interface FastifyRequest {
     /** Set by authentication on every non-public route before validation runs. */

@@ -49,6 +49,13 @@ export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, Record<RateLimitGr
 /** An enterprise key created without custom limits gets these, in every group. */
 export const ENTERPRISE_DEFAULT_LIMITS: Limits = limits(6000, 100);
 
+/**
+ * Requests without a valid key, per client address, unless configured. High enough that a client
+ * (or a test suite) checking its error handling from one address never meets it; low enough
+ * that an address guessing keys is slowed to a trickle.
+ */
+export const ANONYMOUS_DEFAULT_LIMITS: Limits = limits(1000, 100);
+
 export function limitsFor(principal: Pick<Principal, 'plan' | 'rpm' | 'burst'>, group: RateLimitGroup): Limits {
   if (principal.plan === 'enterprise') {
     return {
@@ -74,6 +81,20 @@ export function groupOfRoute(method: string, route: string): RateLimitGroup {
     groupsOfRoutes.set(route, groups);
   }
   return READ_METHODS.has(method) ? groups.read : groups.write;
+}
+
+/** `/snapshots/search` is matched by the `/snapshots/:id` route until search has a route of its own. */
+const SEARCH_PATH = /^\/(?:api\/)?v1\/snapshots\/search(?:[/?]|$)/;
+
+/**
+ * The group of a request that a route matched (or none: `route` undefined). The route decides,
+ * remembered per pattern, except where a parameter stands for a path that is a route of its
+ * own in the table.
+ */
+export function groupOfRequest(method: string, route: string | undefined, url: string): RateLimitGroup {
+  if (route === undefined) return groupOf(method, url);
+  if (route.endsWith('/snapshots/:id') && SEARCH_PATH.test(url)) return groupOf(method, url);
+  return groupOfRoute(method, route);
 }
 
 /**

@@ -172,6 +172,29 @@ describe('rate-limit windows and their place among the checks (manual clock)', (
     }
   });
 
+  it('routes that come later (search, crystallize, memories, specific-knowledge) already count in their own groups', async () => {
+    freshInstant();
+    const key = await freeKey();
+    // The spec's Free rows for the groups with no route yet (8.2), per minute.
+    const later: [string, string, string, number][] = [
+      ['GET', '/v1/snapshots/search?q=ideas', 'search', 30],
+      ['GET', '/api/v1/snapshots/search', 'search', 30],
+      ['POST', '/v1/crystallize', 'crystallize', 10],
+      ['GET', '/v1/memories/recent', 'memories', 60],
+      ['POST', '/api/v1/memories/store', 'memories', 60],
+      ['POST', '/v1/specific-knowledge/extract', 'knowledge', 10],
+    ];
+    const used = new Map<string, number>();
+    for (const [method, url, group, perMinute] of later) {
+      used.set(group, (used.get(group) ?? 0) + 1);
+      const res = await api.request(method, url, { key });
+      assertRateLimitHeaders(res, { limit: perMinute, remaining: perMinute - used.get(group)! }, `${method} ${url}`);
+    }
+    const read = await send(api, routesOf('snapshots_read')[0]!, key, fixture);
+    const { perMinute } = FREE.snapshots_read;
+    assertRateLimitHeaders(read, { limit: perMinute, remaining: perMinute - 1 }, 'snapshot reads untouched by them');
+  });
+
   describe('errors are counted and carry the headers', () => {
     const cases: {
       name: string;
@@ -272,6 +295,18 @@ describe('rate-limit windows and their place among the checks (manual clock)', (
         group: 'edges',
         status: 404,
         request: () => ({ method: 'DELETE', url: `/v1/edges/${newId('edge')}` }),
+      },
+      {
+        name: 'GET /v1/snapshots/snap_%zz (refused by the router before any hook)',
+        group: 'snapshots_read',
+        status: 400,
+        request: () => ({ method: 'GET', url: '/v1/snapshots/snap_%zz' }),
+      },
+      {
+        name: 'DELETE /api/v1/edges/<101-character id> (refused by the router before any hook)',
+        group: 'edges',
+        status: 404,
+        request: () => ({ method: 'DELETE', url: `/api/v1/edges/edge_${'A'.repeat(96)}` }),
       },
       { name: 'PATCH /v1/snapshots (405)', status: 405, request: () => ({ method: 'PATCH', url: '/v1/snapshots' }) },
       {
@@ -565,6 +600,19 @@ describe('requests without a valid key: limited per client address (anonymous 5/
     });
   }
 
+  it('requests the router refuses before any hook still get 401 under the address window, then 429', async () => {
+    const address = '10.35.0.1';
+    const t = clock.now() + 3 * MINUTE;
+    clock.set(t);
+    const urls = ['/v1/snapshots/snap_%zz', `/api/v1/edges/edge_${'A'.repeat(96)}`, '/v1/snapshots/snap_%E0%A4%A'];
+    for (const [i, url] of urls.entries()) {
+      const res = await from(api, address, 'GET', url, { key: UNKNOWN_KEY });
+      assert.equal(res.status, 401, `${url}: ${JSON.stringify(res.body)}`);
+      assertRateLimitHeaders(res, { limit: 5, remaining: 4 - i, resetAtMs: t + MINUTE }, url);
+    }
+    assertRateLimited(await from(api, address, 'GET', urls[0]!, { key: UNKNOWN_KEY }), 1, 'fourth within a second');
+  });
+
   it('all kinds of bad credentials from one address share one window', async () => {
     const address = '10.30.0.1';
     clock.advance(3 * MINUTE);
@@ -604,5 +652,24 @@ describe('requests without a valid key: limited per client address (anonymous 5/
     const res = await from(api, address, 'GET', '/v1/snapshots');
     assert.equal(res.status, 401);
     assertRateLimitHeaders(res, { limit: 5, remaining: 4 });
+  });
+});
+
+describe('requests without a valid key: the default per-address limits (1,000/min, 100/s)', () => {
+  const clock = manualClock(Date.parse('2026-04-01T00:00:00.000Z') + 400);
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi({ rateLimits: true, clock });
+  });
+  after(() => api.close());
+
+  it('a client checking its error handling gets its 401s, not 429s; the 101st in one second is refused', async () => {
+    const address = '10.60.0.1';
+    for (let i = 1; i <= 100; i++) {
+      const res = await from(api, address, 'GET', i % 2 ? '/v1/snapshots' : '/v1/edges', { key: UNKNOWN_KEY });
+      assert.equal(res.status, 401, `request ${i}: ${JSON.stringify(res.body)}`);
+      assertRateLimitHeaders(res, { limit: 1000, remaining: 1000 - i }, `401 #${i}`);
+    }
+    assertRateLimited(await from(api, address, 'GET', '/v1/brains'), 1, 'past the burst of 100');
   });
 });
