@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { characterLength } from '../domain/validate.js';
@@ -43,8 +43,52 @@ function withSnapgraphKeywords(ajv: Ajv): Ajv {
   return ajv;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyValidator : textValidator).compile(schema as object);
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  if (httpPart === 'body') return bodyValidator.compile(schema as object);
+  return decimalNumbersOnly(schema as SchemaWithProperties, textValidator.compile(schema as object));
+};
+
+interface SchemaWithProperties {
+  properties?: Record<string, { type?: unknown }>;
+}
+
+/** A number as a query string writes it: decimal digits, an optional minus and fraction. */
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * Ajv coerces whatever JavaScript's `+text` reads as a number — `0x10`, `1e1`, ` 5`, `` (as
+ * 0) — where a client almost certainly made a mistake. Numbers in query strings and paths are
+ * held to plain decimal notation first; anything else is reported as not a number, alongside
+ * every other problem of the request.
+ */
+function decimalNumbersOnly(schema: SchemaWithProperties, validate: ValidateFunction): ValidateFunction {
+  const numeric = Object.entries(schema.properties ?? {}).filter(
+    ([, property]) => property.type === 'integer' || property.type === 'number',
+  );
+  if (numeric.length === 0) return validate;
+  const checked = ((data: Record<string, unknown>) => {
+    const notDecimal: ErrorObject[] = [];
+    for (const [name, property] of numeric) {
+      const value = data?.[name];
+      if (typeof value === 'string' && !DECIMAL.test(value)) {
+        notDecimal.push({
+          keyword: 'type',
+          instancePath: `/${name}`,
+          schemaPath: `#/properties/${name}/type`,
+          params: { type: property.type },
+          message: `must be ${String(property.type)}`,
+          data: value,
+        });
+      }
+    }
+    const valid = validate(data);
+    const fields = new Set(notDecimal.map((error) => error.instancePath));
+    const others = (validate.errors ?? []).filter((error) => !fields.has(error.instancePath));
+    checked.errors = notDecimal.length > 0 || !valid ? [...notDecimal, ...others] : null;
+    return checked.errors === null;
+  }) as ValidateFunction;
+  return checked;
+}
 
 function fieldName(instancePath: string, child?: unknown): string {
   const path = instancePath

@@ -222,6 +222,7 @@ describe('GET /v1/brains', () => {
     ['limit=-1', 'limit'],
     ['offset=-1', 'offset'],
     ['offset=0.5', 'offset'],
+    ['offset=99999999999999999999', 'offset'],
     ['offset=abc', 'offset'],
   ] as const) {
     it(`${query} -> 400`, async () => {

@@ -124,12 +124,18 @@ describe('GET /v1/edges: list', () => {
     assertPage(await list(`brain_id=${key.brainId}&min_strength=0`), [e6, e4, e3, e2, e1], 5);
   });
 
+  it('min_strength in any plain decimal spelling: .5, 0.50, 1.', async () => {
+    assertPage(await list(`brain_id=${key.brainId}&min_strength=.5`), [e6, e4, e2, e1], 4);
+    assertPage(await list(`brain_id=${key.brainId}&min_strength=0.50`), [e6, e4, e2, e1], 4);
+    assertPage(await list(`brain_id=${second.id}&min_strength=1.`), [e5], 1);
+  });
+
   it('edge_type and min_strength combine', async () => {
     assertPage(await list(`brain_id=${key.brainId}&edge_type=supports&min_strength=0.6`), [e6], 1);
     assertPage(await list(`snapshot_id=${B.id}&edge_type=supports&min_strength=0.5`), [e6, e1], 2);
   });
 
-  for (const bad of ['-0.1', '1.1', 'abc', '']) {
+  for (const bad of ['-0.1', '1.1', 'abc', '', '0x1', '5e-1', 'Infinity']) {
     it(`min_strength=${bad || '(empty)'} -> 400`, async () => {
       assertBadRequest(await list(`brain_id=${key.brainId}&min_strength=${bad}`), 'min_strength');
     });
@@ -144,6 +150,10 @@ describe('GET /v1/edges: list', () => {
     ['offset=-1', 'offset'],
     ['offset=1.5', 'offset'],
     ['offset=abc', 'offset'],
+    ['offset=99999999999999999999', 'offset'],
+    ['limit=0x10', 'limit'],
+    ['limit=1e1', 'limit'],
+    ['offset=%205', 'offset'],
   ] as const) {
     it(`${query} -> 400`, async () => {
       assertBadRequest(await list(`brain_id=${key.brainId}&${query}`), field);

@@ -172,6 +172,10 @@ describe('GET /v1/snapshots: count, limit, offset and type', () => {
     ['offset=-1', 'offset'],
     ['offset=1.5', 'offset'],
     ['offset=abc', 'offset'],
+    ['offset=99999999999999999999', 'offset'],
+    ['limit=0x10', 'limit'],
+    ['limit=1e1', 'limit'],
+    ['offset=%205', 'offset'],
     ['type=belief', 'type'],
     ['type=Opinion', 'type'],
   ];

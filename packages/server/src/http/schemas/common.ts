@@ -20,7 +20,14 @@ export const ReadOnly = (description: string) =>
 export const PageLimit = (max: number) =>
   Type.Integer({ minimum: 1, maximum: max, default: 50, description: `Page size, 1 to ${max}` });
 
-export const PageOffset = Type.Integer({ minimum: 0, default: 0, description: 'Number of items to skip' });
+// Bounded so that every accepted offset is an exact integer the databases take (2^63 and up
+// reached SQLite as a REAL and failed there).
+export const PageOffset = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  default: 0,
+  description: 'Number of items to skip',
+});
 
 export const PageCursor = Type.Optional(
   Type.String({
