@@ -104,12 +104,14 @@ export async function listEdges(
 }
 
 export async function updateEdge(domain: Domain, principal: Principal, id: string, patch: EdgePatch): Promise<Edge> {
-  if (patch.edge_type === undefined && patch.strength === undefined && !('label' in patch)) {
-    throw new AppError('BAD_REQUEST', 'nothing to update: send edge_type, strength or label');
-  }
+  const editable = patch.edge_type !== undefined || patch.strength !== undefined || 'label' in patch;
+  const nothingToUpdate = () => new AppError('BAD_REQUEST', 'nothing to update: send edge_type, strength or label');
+  // Read-only fields alone still go to the stored edge: a different value must be named.
+  if (!editable && !EDGE_READ_ONLY_FIELDS.some((field) => field in patch)) throw nothingToUpdate();
   const now = domain.clock.now();
   const updated = await domain.store.updateEdge(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, EDGE_READ_ONLY_FIELDS);
+    if (!editable) throw nothingToUpdate();
     return {
       ...current,
       edge_type: patch.edge_type ?? current.edge_type,

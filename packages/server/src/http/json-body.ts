@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { validationError } from '../errors.js';
 
 /**
  * JSON bodies through Fastify's own safe parser (prototype poisoning refused), except that an
@@ -14,6 +15,29 @@ export function registerJsonBody(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (err, value) => {
+      const key = err ? forbiddenKey(text) : undefined;
+      if (key === undefined) return done(err, value);
+      // Valid JSON, refused for a key that reaches an object's prototype: name the field, as
+      // for any other field that is not allowed, rather than call the JSON malformed.
+      done(validationError([{ field: key, reason: 'is not allowed as a field name, at any depth' }]), undefined);
+    });
   });
+}
+
+/** The key for which well-formed JSON was refused (`__proto__`, or `constructor` with a `prototype`). */
+function forbiddenKey(text: string): string | undefined {
+  let found: string | undefined;
+  try {
+    JSON.parse(text, (key, value: unknown) => {
+      const poisons =
+        key === '__proto__' ||
+        (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype'));
+      if (poisons) found ??= key;
+      return value;
+    });
+  } catch {
+    return undefined; // malformed after all
+  }
+  return found;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { AppError } from '../errors.js';
 import { responses } from './schemas/common.js';
 
-const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * Records every route as it is added, so that `registerMethodNotAllowed` can answer 405 with

@@ -202,6 +202,11 @@ describe('PUT /v1/edges/:id', () => {
         assertBadRequest(res, field, /read-only/);
         assert.deepEqual(await storedEdge(api, key, edge), edge, `${field} left the edge unchanged`);
       }
+      for (const [field, value] of Object.entries(changes)) {
+        const res = await put(key, edge.id, { [field]: value });
+        assertBadRequest(res, field, /read-only/);
+        assert.deepEqual(await storedEdge(api, key, edge), edge, `${field} alone left the edge unchanged`);
+      }
       // swapping source and target is a change too
       const swap = await put(key, edge.id, { source_id: b.id, target_id: a.id });
       assertError(swap, 400, 'BAD_REQUEST');

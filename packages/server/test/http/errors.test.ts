@@ -71,6 +71,8 @@ describe('errors', () => {
       { method: 'DELETE', path: (x) => `/v1/brains/${x.extraBrainId}`, allowed: ['GET'] },
       { method: 'PUT', path: () => '/v1/brains', allowed: ['GET', 'POST'] },
       { method: 'PATCH', path: (x) => `/api/v1/snapshots/${x.snapshotId}`, allowed: ['GET', 'PUT', 'DELETE'] },
+      { method: 'OPTIONS', path: () => '/v1/snapshots', allowed: ['GET', 'POST'] },
+      { method: 'OPTIONS', path: (x) => `/v1/edges/${x.edgeId}`, allowed: ['GET', 'PUT', 'DELETE'] },
       { method: 'DELETE', path: () => '/api/v1/snapshots', allowed: ['GET', 'POST'] },
     ];
     for (const c of cases) {
@@ -224,16 +226,25 @@ describe('errors', () => {
       }
     }
 
-    // Prototype keys are refused, never merged; whether as a bad field or as refused JSON is open.
-    for (const [what, text] of [
-      ['a __proto__ key', '{"name":"Proto","core":"c","__proto__":{"polluted":true}}'],
-      ['a constructor.prototype key', '{"name":"Proto","core":"c","constructor":{"prototype":{"polluted":true}}}'],
+    // Prototype keys are refused, never merged: valid JSON, so a 400 naming the key as a field.
+    for (const [what, text, key] of [
+      ['a __proto__ key', '{"name":"Proto","core":"c","__proto__":{"polluted":true}}', '__proto__'],
+      [
+        'a __proto__ key inside emotion',
+        '{"name":"Proto","core":"c","emotion":{"__proto__":{"polluted":1}}}',
+        '__proto__',
+      ],
+      [
+        'a constructor.prototype key',
+        '{"name":"Proto","core":"c","constructor":{"prototype":{"polluted":true}}}',
+        'constructor',
+      ],
     ]) {
-      it(`POST /v1/snapshots with ${what} -> 400, nothing created, nothing polluted`, async () => {
+      it(`POST /v1/snapshots with ${what} -> 400 BAD_REQUEST naming ${key}, nothing created, nothing polluted`, async () => {
         const before = await send('GET', '/v1/snapshots');
         const response = await send('POST', '/v1/snapshots', { rawBody: text, headers: json });
-        assert.equal(response.status, 400, response.raw.body);
-        assertErrorBody(response, 400, response.body.error.code === 'INVALID_JSON' ? 'INVALID_JSON' : 'BAD_REQUEST');
+        assertErrorBody(response, 400, 'BAD_REQUEST');
+        assert.equal(response.body.error.details.field, key, response.raw.body);
         const afterwards = await send('GET', '/v1/snapshots');
         assert.equal(afterwards.body.count, before.body.count);
         assert.equal(({} as Record<string, unknown>).polluted, undefined);

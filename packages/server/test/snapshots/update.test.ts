@@ -258,6 +258,12 @@ describe('PUT /v1/snapshots/:id: rejected updates change nothing', () => {
       await assertUnchanged();
     });
 
+    it(`a different ${field} alone (no editable field) is 400 naming ${field}, not "nothing to update"`, async () => {
+      const res = await api.request('PUT', `/v1/snapshots/${original.id}`, { key, body: { [field]: value() } });
+      assertError(res, 400, 'BAD_REQUEST', field);
+      await assertUnchanged();
+    });
+
     it(`the whole object PUT back with a different ${field} is 400, and nothing changes`, async () => {
       const current = await getSnapshot(api, key, original.id);
       const res = await api.request('PUT', `/v1/snapshots/${original.id}`, {
