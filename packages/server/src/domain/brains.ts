@@ -11,14 +11,24 @@ export interface BrainInput {
   name: string;
 }
 
-export async function createBrain(domain: Domain, accountId: string, input: BrainInput): Promise<BrainWithCounts> {
+/**
+ * A brain in the given account, or — with no account (`undefined`) — in a new account of its
+ * own, which a key can then be issued for (`keys create --brain`).
+ */
+export async function createBrain(
+  domain: Domain,
+  accountId: string | undefined,
+  input: BrainInput,
+): Promise<BrainWithCounts> {
   const problems = new Problems();
   const name = problems.trimmed('name', input.name, 1, BRAIN_NAME_MAX);
   problems.throwIfAny();
   const now = domain.clock.now();
   const at = isoTime(now);
-  const brain = { id: newId('brain', now), account_id: accountId, name, created_at: at, updated_at: at };
-  await domain.store.insertBrain(brain);
+  const newAccount = accountId === undefined ? { id: newId('acct', now), created_at: at } : undefined;
+  const owner = accountId ?? (newAccount as { id: string }).id;
+  const brain = { id: newId('brain', now), account_id: owner, name, created_at: at, updated_at: at };
+  await domain.store.insertBrain(brain, newAccount);
   return { ...brain, snapshot_count: 0, edge_count: 0 };
 }
 

@@ -59,7 +59,8 @@ export interface Store {
   countActiveApiKeys(): Promise<number>;
 
   getAccount(id: string): Promise<Account | undefined>;
-  insertBrain(brain: Brain): Promise<void>;
+  /** With `newAccount`, the account is created with the brain, in one transaction. */
+  insertBrain(brain: Brain, newAccount?: Account): Promise<void>;
   getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined>;
   /** A cheap existence check, without the counts getBrain computes. */
   hasBrain(accountId: string, brainId: string): Promise<boolean>;

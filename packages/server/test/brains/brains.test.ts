@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { manualClock, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+import { createBrain as createBrainDirectly } from '../../src/domain/brains.js';
 import {
   BRAIN_ID,
   ISO_MS,
@@ -369,5 +370,32 @@ describe('GET /v1/brains/:id', () => {
   it('401 without a key', async () => {
     const key = await newKey(api);
     assertError(await api.request('GET', `/v1/brains/${key.brainId}`), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('createBrain without an account (the CLI on an install with none yet)', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi();
+  });
+  after(() => api.close());
+
+  it('makes the account with the brain, and a key issued for that brain serves it', async () => {
+    const brain = await createBrainDirectly(api.app.domain, undefined, { name: '  Fresh  ' });
+    assert.match(brain.account_id, /^acct_/);
+    assert.equal(brain.name, 'Fresh');
+    assert.ok(await api.app.domain.store.getAccount(brain.account_id), 'the account was stored');
+    const key = await api.newKey({ brainId: brain.id });
+    assert.equal(key.accountId, brain.account_id);
+    const res = await api.request('GET', `/v1/brains/${brain.id}`, { key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.data.name, 'Fresh');
+  });
+
+  it('an invalid name creates neither the brain nor the account', async () => {
+    const before = await api.app.domain.store.listBrains(undefined, { limit: 1000, offset: 0 });
+    await assert.rejects(createBrainDirectly(api.app.domain, undefined, { name: '   ' }), /name/);
+    const afterwards = await api.app.domain.store.listBrains(undefined, { limit: 1000, offset: 0 });
+    assert.equal(afterwards.rows.length, before.rows.length);
   });
 });

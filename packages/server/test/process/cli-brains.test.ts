@@ -22,6 +22,21 @@ describe('snapgraph brains create: which account', { timeout: 30_000 }, () => {
     assert.match(brain.id, /^brain_/);
   });
 
+  it('on a fresh install it makes a new account for the brain, and a key can then be issued for it', async () => {
+    const workspace = await fresh('brains-fresh');
+    const created = await runCli(workspace.databasePath, ['brains', 'create', '--name', 'First', '--json']);
+    assert.equal(created.code, 0, created.stderr);
+    const brain = JSON.parse(created.stdout);
+    assert.match(brain.account_id, /^acct_/);
+    assert.equal(brain.name, 'First');
+    const again = await runCli(workspace.databasePath, ['brains', 'create', '--name', 'Second', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(JSON.parse(again.stdout).account_id, brain.account_id, 'the one account is used from then on');
+    const key = await createKeyViaCli(workspace.databasePath, ['--plan', 'pro', '--brain', brain.id]);
+    assert.equal(key.account_id, brain.account_id);
+    assert.equal(key.brain_id, brain.id);
+  });
+
   it('with several accounts it asks which, and --key names one', async () => {
     const workspace = await fresh('brains-several');
     await createKeyViaCli(workspace.databasePath, ['--plan', 'free']);

@@ -8,10 +8,10 @@ import { withDomain } from '../with-domain.js';
 const CREATE_USAGE = 'usage: snapgraph brains create --name <name> [--account <account_id> | --key <key_id>] [--json]';
 
 /**
- * The account a new brain goes to: the one named, the one of the key named, or — on an
- * install with a single account — that one.
+ * The account a new brain goes to: the one named, the one of the key named, on an install with
+ * a single account that one, and on an install with none a new one (undefined).
  */
-async function resolveAccount(domain: Domain, values: { account?: string; key?: string }): Promise<string> {
+async function resolveAccount(domain: Domain, values: { account?: string; key?: string }): Promise<string | undefined> {
   if (values.account) {
     if (!(await domain.store.getAccount(values.account))) throw notFound('account');
     return values.account;
@@ -21,13 +21,13 @@ async function resolveAccount(domain: Domain, values: { account?: string; key?: 
     if (!key) throw notFound('key');
     return key.account_id;
   }
-  const accounts = new Set((await domain.store.listApiKeys()).map((key) => key.account_id));
+  // Every account has a brain, but one made by `brains create` may have no key yet.
+  const keys = await domain.store.listApiKeys();
+  const brains = await domain.store.listBrains(undefined, { limit: 1000, offset: 0 });
+  const accounts = new Set([...keys, ...brains.rows].map((owned) => owned.account_id));
+  if (accounts.size === 0) return undefined;
   if (accounts.size === 1) return [...accounts][0] as string;
-  throw new UsageError(
-    accounts.size === 0
-      ? 'no account exists yet: create a key first (snapgraph keys create), or name --account'
-      : `several accounts exist: name one with --account or --key\n${CREATE_USAGE}`,
-  );
+  throw new UsageError(`several accounts exist: name one with --account or --key\n${CREATE_USAGE}`);
 }
 
 export async function brainsCommand(args: string[], io: CliIo): Promise<void> {

@@ -253,9 +253,15 @@ export class PostgresStore implements Store {
     return this.one<Account>('getAccount', [id]);
   }
 
-  async insertBrain(brain: Brain): Promise<void> {
+  async insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
+    const row = [brain.id, brain.account_id, brain.name, brain.created_at, brain.updated_at];
     try {
-      await this.run('insertBrain', [brain.id, brain.account_id, brain.name, brain.created_at, brain.updated_at]);
+      if (!newAccount) await this.run('insertBrain', row);
+      else
+        await this.transaction(async (client) => {
+          await this.run('insertAccount', [newAccount.id, newAccount.created_at], client);
+          await this.run('insertBrain', row, client);
+        });
     } catch (err) {
       throw translatePostgresError(err, { conflict: 'brain already exists', missing: 'account' });
     }

@@ -269,9 +269,10 @@ export class SqliteStore implements Store {
     return this.stmt.getAccount().get(id);
   }
 
-  insertBrain(brain: Brain): Promise<void> {
+  insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
     return this.writes.run(() => {
       try {
+        if (newAccount) this.stmt.insertAccount().run(newAccount.id, newAccount.created_at);
         this.stmt.insertBrain().run(brain);
       } catch (err) {
         throw translateSqliteError(err, { conflict: 'brain already exists', missing: 'account' });
