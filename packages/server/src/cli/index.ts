@@ -14,12 +14,13 @@ Usage:
   snapgraph migrate                    apply pending database migrations
   snapgraph keys create --plan free|pro|enterprise [--brain <brain_id>] [--rpm N --burst N] [--json]
   snapgraph keys list [--account <account_id>] [--json]
-  snapgraph keys revoke <key_id>
-  snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N]
+  snapgraph keys revoke <key_id> [--json]
+  snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N] [--json]
   snapgraph brains create --name <name> [--account <account_id> | --key <key_id>] [--json]
   snapgraph brains list [--account <account_id>] [--json]
 
-Without --brain, "keys create" makes a new account with a default brain for the key.`;
+Without --brain, "keys create" makes a new account with a default brain for the key. On an
+install with no account yet, "brains create" makes a new account for the brain.`;
 
 /** Runs one CLI invocation; returns the process exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -62,6 +63,18 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       io.err(`snapgraph: ${err.message}`);
       return 2;
     }
+    if (isEnvironmentFailure(err)) {
+      // The machine or the database said no (a port in use, a path that cannot be a file, a
+      // server that does not answer): one line saying what, not a stack trace of ours.
+      io.err(`snapgraph: ${(err as Error).message}`);
+      return 1;
+    }
     throw err;
   }
+}
+
+function isEnvironmentFailure(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || err.name === 'SqliteError';
 }

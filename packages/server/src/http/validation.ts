@@ -127,7 +127,7 @@ function problemOf(error: ErrorObject, readOnlyFields: ReadonlySet<string>): Fie
     case MAX_JSON_BYTES:
       return { field: fieldName(error.instancePath), reason: `must be at most ${String(error.schema)} bytes as JSON` };
     case 'minProperties':
-      return { field: fieldName(error.instancePath) || 'body', reason: 'must contain at least one field to update' };
+      return { field: fieldName(error.instancePath) || 'body', reason: 'is empty: nothing to update' };
     case 'type':
       if (error.instancePath === '' && params.type === 'object') {
         return { field: 'body', reason: 'must be a JSON object' };

@@ -233,9 +233,11 @@ describe('PUT /v1/edges/:id', () => {
       });
     }
 
-    it('an empty body {} -> 400', async () => {
+    it('an empty body {} -> 400 "nothing to update" (DESIGN 1.2)', async () => {
       const { key, edge } = await setup();
-      assertError(await put(key, edge.id, {}), 400, 'BAD_REQUEST');
+      const res = await put(key, edge.id, {});
+      assertError(res, 400, 'BAD_REQUEST');
+      assert.match(res.body.error.message, /nothing to update/);
       assert.deepEqual(await storedEdge(api, key, edge), edge);
     });
 

@@ -125,6 +125,19 @@ describe('snapgraph CLI against a running server', { timeout: 60_000 }, () => {
     assert.equal(other.status, 200, other.text);
   });
 
+  it('keys revoke --json prints the revoked record, without the hash; revoking again keeps the first time', async () => {
+    const key = await createKeyViaCli(workspace.databasePath, ['--plan', 'free']);
+    const first = await runCli(workspace.databasePath, ['keys', 'revoke', key.key_id, '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    const record = JSON.parse(first.stdout);
+    assert.equal(record.id, key.key_id);
+    assert.match(record.revoked_at, /^\d{4}-\d\d-\d\dT/);
+    assert.equal(record.key_hash, undefined);
+    const again = await runCli(workspace.databasePath, ['keys', 'revoke', key.key_id, '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(JSON.parse(again.stdout).revoked_at, record.revoked_at);
+  });
+
   it('keys create --brain gives a second key on the same account and brain that sees the same snapshots', async () => {
     const owner = await createKeyViaCli(workspace.databasePath, ['--plan', 'pro']);
     const created = await call(server.baseUrl, 'POST', '/v1/snapshots', {

@@ -284,6 +284,13 @@ describe('PUT /v1/snapshots/:id: rejected updates change nothing', () => {
     await assertUnchanged();
   });
 
+  it('an empty body {} is 400 "nothing to update" (DESIGN 1.2)', async () => {
+    const res = await api.request('PUT', `/v1/snapshots/${original.id}`, { key, body: {} });
+    assertError(res, 400, 'BAD_REQUEST');
+    assert.match(res.body.error.message, /nothing to update/);
+    await assertUnchanged();
+  });
+
   it('read-only fields alone (nothing to update) are 400', async () => {
     const res = await api.request('PUT', `/v1/snapshots/${original.id}`, {
       key,

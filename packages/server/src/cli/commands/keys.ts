@@ -89,11 +89,16 @@ async function listKeys(args: string[], io: CliIo): Promise<void> {
 }
 
 async function revokeKey(args: string[], io: CliIo): Promise<void> {
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
   const [keyId] = positionals;
-  if (!keyId) throw new UsageError('usage: snapgraph keys revoke <key_id>');
+  if (!keyId) throw new UsageError('usage: snapgraph keys revoke <key_id> [--json]');
   const record = await withDomain((domain) => revokeApiKey(domain, keyId));
-  io.out(`Revoked ${record.id} (${record.prefix}…) at ${record.revoked_at}`);
+  const { key_hash: _hash, ...shown } = record;
+  io.out(values.json ? JSON.stringify(shown) : `Revoked ${record.id} (${record.prefix}…) at ${record.revoked_at}`);
 }
 
 async function updateKey(args: string[], io: CliIo): Promise<void> {

@@ -1,0 +1,35 @@
+// When the machine or the database refuses (a path that cannot hold a database, a server that
+// does not answer), the CLI says so in one line and exits 1; bad usage stays exit 2.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runCli } from './helpers/process-harness.js';
+
+describe('snapgraph CLI: failures of the environment', { timeout: 30_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'snapgraph-cli-failures-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const assertOneLine = (result: { code: number | null; stderr: string }, pattern: RegExp) => {
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, pattern);
+    assert.equal(result.stderr.trim().split('\n').length, 1, `one line, no stack trace:\n${result.stderr}`);
+  };
+
+  it('a DATABASE_URL under a regular file: one line naming the problem, exit 1', async () => {
+    const file = join(dir, 'not-a-directory');
+    writeFileSync(file, 'x');
+    assertOneLine(await runCli(join(file, 'snapgraph.db'), ['keys', 'list']), /^snapgraph: .*(EEXIST|ENOTDIR)/);
+  });
+
+  it('a PostgreSQL server that does not answer: one line, exit 1', async () => {
+    assertOneLine(await runCli('postgres://postgres@127.0.0.1:1/none', ['migrate']), /^snapgraph: .*ECONNREFUSED/);
+  });
+
+  it('bad usage is still exit 2', async () => {
+    const result = await runCli(join(dir, 'ok.db'), ['keys', 'revoke']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /usage: snapgraph keys revoke/);
+  });
+});
