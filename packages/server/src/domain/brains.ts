@@ -25,8 +25,8 @@ export async function createBrain(
   problems.throwIfAny();
   const now = domain.clock.now();
   const at = isoTime(now);
-  const newAccount = accountId === undefined ? { id: newId('acct', now), created_at: at } : undefined;
-  const owner = accountId ?? (newAccount as { id: string }).id;
+  const owner = accountId ?? newId('acct', now);
+  const newAccount = accountId === undefined ? { id: owner, created_at: at } : undefined;
   const brain = { id: newId('brain', now), account_id: owner, name, created_at: at, updated_at: at };
   await domain.store.insertBrain(brain, newAccount);
   return { ...brain, snapshot_count: 0, edge_count: 0 };

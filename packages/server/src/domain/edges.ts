@@ -105,13 +105,12 @@ export async function listEdges(
 
 export async function updateEdge(domain: Domain, principal: Principal, id: string, patch: EdgePatch): Promise<Edge> {
   const editable = patch.edge_type !== undefined || patch.strength !== undefined || 'label' in patch;
-  const nothingToUpdate = () => new AppError('BAD_REQUEST', 'nothing to update: send edge_type, strength or label');
-  // Read-only fields alone still go to the stored edge: a different value must be named.
-  if (!editable && !EDGE_READ_ONLY_FIELDS.some((field) => field in patch)) throw nothingToUpdate();
   const now = domain.clock.now();
   const updated = await domain.store.updateEdge(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, EDGE_READ_ONLY_FIELDS);
-    if (!editable) throw nothingToUpdate();
+    // Checked against the stored edge, so that a read-only field sent alone with a different
+    // value is named above; equal ones alone change nothing.
+    if (!editable) throw new AppError('BAD_REQUEST', 'nothing to update: send edge_type, strength or label');
     return {
       ...current,
       edge_type: patch.edge_type ?? current.edge_type,

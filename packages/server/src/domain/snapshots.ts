@@ -179,14 +179,13 @@ export async function updateSnapshot(
   patch: SnapshotPatch,
 ): Promise<Snapshot> {
   const editable = EDITABLE_FIELDS.some((field) => field in patch);
-  const nothingToUpdate = () => new AppError('BAD_REQUEST', 'nothing to update: send at least one field to change');
-  // Read-only fields alone still go to the stored snapshot: a different value must be named.
-  if (!editable && !SNAPSHOT_READ_ONLY_FIELDS.some((field) => field in patch)) throw nothingToUpdate();
   const fields = normalizeFields(patch);
   const now = domain.clock.now();
   const updated = await domain.store.updateSnapshot(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, SNAPSHOT_READ_ONLY_FIELDS);
-    if (!editable) throw nothingToUpdate();
+    // Checked against the stored snapshot, so that a read-only field sent alone with a
+    // different value is named above; equal ones alone change nothing.
+    if (!editable) throw new AppError('BAD_REQUEST', 'nothing to update: send at least one field to change');
     return { ...current, ...fields, updated_at: nextUpdatedAt(current.updated_at, now) };
   });
   if (!updated) throw notFound('snapshot');

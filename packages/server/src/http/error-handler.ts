@@ -59,7 +59,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 /**
  * Requests the router refuses before any hook runs (a path parameter longer than the router
  * allows, a malformed percent-escape) still get the documented treatment: a request id, 401
- * then 429 first inside the API (counted, with the rate-limit headers), then the error body. An over-long id cannot exist, so it is a 404.
+ * then 429 first inside the API (counted, with the rate-limit headers), then the error body.
+ * An over-long id cannot exist, so it is a 404.
  */
 export function frameworkErrorHandler(getApp: () => FastifyInstance) {
   return async (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
