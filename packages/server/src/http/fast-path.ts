@@ -7,7 +7,8 @@ import { MemoryRateLimiter } from '../ratelimit/memory-limiter.js';
 import { groupOfRoute, limitsFor } from '../ratelimit/policy.js';
 import { keyBucket } from './auth.js';
 import { dataEnvelope, JSON_CONTENT_TYPE } from './json-text.js';
-import { rateLimitHeaders } from './rate-limit.js';
+import { rateLimitHeaderLines } from './rate-limit.js';
+import { canWriteReadyHead, writeReadyHead } from './ready-head.js';
 import { requestIdFor } from './request-id.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
@@ -66,7 +67,7 @@ const SNAPSHOT_URL = /^\/(?:api\/)?v1\/snapshots\/([A-Za-z0-9_]{1,100})$/;
 export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog): FastPath {
   const { domain, limiter } = app;
   const store = domain.store;
-  if (!(store instanceof SqliteStore)) return NO_FAST_PATH;
+  if (!(store instanceof SqliteStore) || !canWriteReadyHead) return NO_FAST_PATH;
   if (limiter !== undefined && !(limiter instanceof MemoryRateLimiter)) return NO_FAST_PATH;
   /** The caller and the snapshot, or undefined when either is missing (throws on a bad key). */
   const lookUp = (authorization: string | undefined, id: string): Found | undefined => {
@@ -92,6 +93,7 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     if (match === null) return false;
     const headers = request.headers;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    if (headers.expect !== undefined) return false; // writeHead's 100-continue handling is Fastify's
     const started = performance.now();
 
     let found: Found | undefined;
@@ -104,18 +106,16 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     if (found === undefined) return false;
     const { principal, json } = found;
 
-    let limitHeaders: string[] = [];
+    let limitLines = '';
     if (limiter !== undefined) {
       const decision = limiter.consumeNow(keyBucket(principal.keyId, group), limitsFor(principal, group));
       if (!decision.allowed) return false;
-      limitHeaders = rateLimitHeaders(decision);
+      limitLines = rateLimitHeaderLines(decision);
     }
+    // The id is ours, or the client's when it passed requestIdFor's pattern: a header value.
     const id = requestIdFor(request);
     const body = dataEnvelope(json);
-    response.writeHead(200, [
-      'x-request-id',
-      id,
-      ...limitHeaders,
+    writeReadyHead(response, `x-request-id: ${id}\r\n${limitLines}`, [
       'content-type',
       JSON_CONTENT_TYPE,
       'content-length',

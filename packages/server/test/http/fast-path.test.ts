@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -41,6 +41,33 @@ function send(port: number, method: string, path: string, headers: Record<string
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/**
+ * A request written by hand (for what Node's client never sends, such as HTTP/1.0), and the
+ * response as raw text without its Date line, read up to the end of its body.
+ */
+function sendRaw(port: number, head: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\n`));
+    let text = '';
+    const complete = () => {
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(text)?.[1];
+      return end !== -1 && length !== undefined && Buffer.byteLength(text) >= end + 4 + Number(length);
+    };
+    const finish = () => {
+      socket.destroy();
+      resolve(text.replace(/\r\nDate: [^\r]*/, ''));
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (complete()) finish();
+    });
+    socket.on('end', finish);
+    socket.on('error', reject);
   });
 }
 
@@ -186,6 +213,34 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
     const head = await both('HEAD', `/v1/snapshots/${snapshotId}`, keyed(ownKey));
     assert.equal(head.response.status, 200);
     assert.equal(head.reachedFastify, 1);
+  });
+
+  it("keeps Node's connection handling: HTTP/1.0, Connection: close; leaves Expect to Fastify", async () => {
+    const path = `/v1/snapshots/${snapshotId}`;
+    const cases: [string, string, string, number][] = [
+      ['HTTP/1.1, Connection: close', 'HTTP/1.1', 'Connection: close', 0],
+      ['HTTP/1.0', 'HTTP/1.0', '', 0],
+      ['HTTP/1.0, Connection: keep-alive', 'HTTP/1.0', 'Connection: keep-alive', 0],
+      ['Expect: 100-continue', 'HTTP/1.1', 'Expect: 100-continue', 1],
+    ];
+    for (const [name, version, extra, expectedViaFastify] of cases) {
+      const head = (n: number) =>
+        [
+          `GET ${path} ${version}`,
+          'Host: 127.0.0.1',
+          `Authorization: Bearer ${ownKey}`,
+          `X-Request-Id: raw-${n}`,
+          ...(extra ? [extra] : []),
+          '',
+        ].join('\r\n');
+      const before = reachedFastify;
+      const viaFast = await sendRaw(fastPort, head(++requestNumber));
+      const viaFastify = reachedFastify - before;
+      const viaPlain = await sendRaw(plainPort, head(requestNumber));
+      assert.equal(viaFast, viaPlain, `${name}: the two servers disagree`);
+      assert.match(viaFast, /^(HTTP\/1\.1 100 Continue\r\n\r\n)?HTTP\/1\.1 200 OK\r\n/, name);
+      assert.equal(viaFastify, testBackend === 'sqlite' ? expectedViaFastify : 1, `${name}: who answered`);
+    }
   });
 
   it(
