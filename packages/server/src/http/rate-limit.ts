@@ -10,7 +10,7 @@ const secondsToReset = (decision: Decision) => Math.max(0, seconds(decision.rese
 interface LimitTexts {
   limit: string;
   policy: string;
-  /** The head lines around the two numbers that change, for rateLimitHeaderLines. */
+  /** The head lines between the numbers that change, for rateLimitHeaderLines. */
   linesUpToRemaining: string;
   linesFromPolicyToRemaining: string;
 }
