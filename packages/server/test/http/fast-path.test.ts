@@ -91,9 +91,9 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
     return { key, id: record.id, brainId: record.brain_id };
   };
 
-  const start = async (fastPaths: boolean) => {
+  const start = async (fastPaths: boolean, rateLimits = true) => {
     const app = await buildApp({
-      config: { databaseUrl: database.url, logLevel: 'silent', migrateOnStart: true, rateLimits: true },
+      config: { databaseUrl: database.url, logLevel: 'silent', migrateOnStart: true, rateLimits },
       clock,
       fastPaths,
     });
@@ -240,6 +240,26 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
       assert.equal(viaFast, viaPlain, `${name}: the two servers disagree`);
       assert.match(viaFast, /^(HTTP\/1\.1 100 Continue\r\n\r\n)?HTTP\/1\.1 200 OK\r\n/, name);
       assert.equal(viaFastify, testBackend === 'sqlite' ? expectedViaFastify : 1, `${name}: who answered`);
+    }
+  });
+
+  it('with rate limits off, answers the success itself with no rate-limit headers, as Fastify does', async () => {
+    const fastOff = await start(true, false);
+    const plainOff = await start(false, false);
+    try {
+      const before = reachedFastify;
+      const headers = keyed(ownKey);
+      const viaFast = await send(fastOff.port, 'GET', `/v1/snapshots/${snapshotId}`, headers);
+      const viaFastify = reachedFastify - before;
+      const viaPlain = await send(plainOff.port, 'GET', `/v1/snapshots/${snapshotId}`, headers);
+      assert.deepEqual(viaFast, viaPlain);
+      assert.equal(viaFast.status, 200);
+      const names = viaFast.headers.map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
+      assert.deepEqual(names, ['x-request-id', 'content-type', 'content-length', 'connection', 'keep-alive']);
+      assert.equal(viaFastify, testBackend === 'sqlite' ? 0 : 1, 'on SQLite the fast path answers it');
+    } finally {
+      await fastOff.app.close();
+      await plainOff.app.close();
     }
   });
 
