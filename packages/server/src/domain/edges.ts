@@ -1,7 +1,7 @@
 import { isoTime } from '../clock.js';
 import { AppError, notFound, unprocessable } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Edge, EdgeType, JsonRow, ListPage, Principal } from '../model.js';
+import type { Edge, EdgeType, JsonRow, ListPage, PageOf, Principal } from '../model.js';
 import type { EdgeScope } from '../store/store.js';
 import type { Domain } from './context.js';
 import { pageQuery, pageResult, type PageRequest } from './cursor.js';
@@ -69,16 +69,10 @@ export interface EdgeListQuery extends PageRequest {
   min_strength: number;
 }
 
-async function resolveEdgeScope(domain: Domain, principal: Principal, query: EdgeListQuery): Promise<EdgeScope> {
-  // snapshot_id takes precedence over brain_id when both are given.
-  if (query.snapshot_id !== undefined) {
-    if (!(await domain.store.getSnapshot(principal.accountId, query.snapshot_id))) throw notFound('snapshot');
-    return { snapshotId: query.snapshot_id };
-  }
-  if (query.brain_id !== undefined) {
-    if (!(await domain.store.hasBrain(principal.accountId, query.brain_id))) throw notFound('brain');
-    return { brainId: query.brain_id };
-  }
+/** The edges asked for: of a snapshot, which takes precedence when both are given, or of a brain. */
+function edgeScope(query: EdgeListQuery): EdgeScope {
+  if (query.snapshot_id !== undefined) return { snapshotId: query.snapshot_id };
+  if (query.brain_id !== undefined) return { brainId: query.brain_id };
   throw new AppError('BAD_REQUEST', 'snapshot_id or brain_id is required', {
     field: 'snapshot_id',
     reason: 'snapshot_id or brain_id is required',
@@ -92,7 +86,8 @@ export async function listEdges(
   query: EdgeListQuery,
 ): Promise<ListPage<JsonRow>> {
   const page = pageQuery(query);
-  const scope = await resolveEdgeScope(domain, principal, query);
+  const scope = edgeScope(query);
+  // The store checks the scope with the page (and keeps both, on SQLite, until the next write).
   const found = await domain.store.listEdges({
     accountId: principal.accountId,
     scope,
@@ -100,8 +95,21 @@ export async function listEdges(
     minStrength: query.min_strength,
     ...page,
   });
-  return { ...pageResult(found.rows, query.limit), total: found.total };
+  if (found === undefined) throw notFound('snapshotId' in scope ? 'snapshot' : 'brain');
+  let listed = listedPages.get(found);
+  if (listed === undefined) {
+    listed = { ...pageResult(found.rows, query.limit), total: found.total };
+    listedPages.set(found, listed);
+  }
+  return listed;
 }
+
+/**
+ * The page as listed, for each page the store returns. A store that caches pages (SQLite's
+ * edge-page cache) returns the same object for the same query until the next write, so it gets
+ * the same listed page back, and what the HTTP layer builds from it (the body) is kept with it.
+ */
+const listedPages = new WeakMap<PageOf<JsonRow>, ListPage<JsonRow>>();
 
 export async function updateEdge(domain: Domain, principal: Principal, id: string, patch: EdgePatch): Promise<Edge> {
   const editable = patch.edge_type !== undefined || patch.strength !== undefined || 'label' in patch;

@@ -15,6 +15,32 @@ export function sendJsonText(reply: FastifyReply, json: string): void {
 }
 
 /**
+ * Sends JSON already encoded as UTF-8 bytes; like sendJsonText, but nothing is encoded per
+ * request.
+ */
+export function sendJsonBytes(reply: FastifyReply, json: Buffer): void {
+  reply.type(JSON_CONTENT_TYPE).send(json);
+}
+
+/**
+ * listBody as UTF-8 bytes, built once per page object and kind of body (with or without
+ * `next_cursor`; a route lists its pages under one total field): a page that a store keeps
+ * (edge pages, until the next write) is answered again without building its text (for 200
+ * edges, some 400 pieces and 60 KB) and encoding it on every request.
+ */
+export function listBodyBytes(page: ListPage<JsonRow>, totalField: 'count' | 'total', withCursor: boolean): Buffer {
+  let built = listBodies.get(page);
+  if (built === undefined) {
+    built = {};
+    listBodies.set(page, built);
+  }
+  const kind = withCursor ? 'withCursor' : 'plain';
+  return (built[kind] ??= Buffer.from(listBody(page, totalField, withCursor)));
+}
+
+const listBodies = new WeakMap<ListPage<JsonRow>, { plain?: Buffer; withCursor?: Buffer }>();
+
+/**
  * A list body from rows that are JSON text: `{"data":[…],"<total field>":n}`, and
  * `next_cursor` when the request asked for cursor pagination.
  */

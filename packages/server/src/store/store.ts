@@ -80,8 +80,11 @@ export interface Store {
 
   insertEdge(accountId: string, edge: Edge): Promise<void>;
   getEdge(accountId: string, id: string): Promise<Edge | undefined>;
-  /** A page of edges as JSON text (built by the database) and the total of all matches. */
-  listEdges(query: EdgeQuery): Promise<PageOf<JsonRow>>;
+  /**
+   * A page of edges as JSON text (built by the database) and the total of all matches, or
+   * undefined when the scope's brain or snapshot is not the account's.
+   */
+  listEdges(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined>;
   updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
   deleteEdge(accountId: string, id: string): Promise<boolean>;
 }

@@ -103,6 +103,22 @@ describe('GET /v1/edges after writes', () => {
     assert.deepEqual((await pages()).brain.ids, before.brain.ids);
   });
 
+  it("answers 404 at once for a deleted snapshot's page, kept or not, deleted here or elsewhere", async () => {
+    const mine = await createSnapshots(api, key, 2);
+    for (const [snapshot, through] of [
+      [mine[0], api],
+      [mine[1], other],
+    ] as const) {
+      const query = `/v1/edges?snapshot_id=${(snapshot as Snapshot).id}&limit=200`;
+      for (let read = 0; read < 2; read++) assert.equal((await api.request('GET', query, { key })).status, 200);
+      const deleted = await through.request('DELETE', `/v1/snapshots/${(snapshot as Snapshot).id}`, { key });
+      assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      const res = await api.request('GET', query, { key });
+      assert.equal(res.status, 404, JSON.stringify(res.body));
+      assert.equal((res.body.error as { code: string }).code, 'NOT_FOUND');
+    }
+  });
+
   it('never shows one account the pages of another, even for the same query', async () => {
     const stranger = await newKey(api);
     await pages();

@@ -96,6 +96,9 @@ export class SqliteStore implements Store {
         `SELECT ${brainColumns} FROM brains b WHERE b.id = ? AND b.account_id = ?`,
       ),
       hasBrain: prepared<[string, string], { id: string }>('SELECT id FROM brains WHERE id = ? AND account_id = ?'),
+      hasSnapshot: prepared<[string, string], { id: string }>(
+        'SELECT id FROM snapshots WHERE id = ? AND account_id = ?',
+      ),
       getBrainUnscoped: prepared<[string], BrainWithCounts>(`SELECT ${brainColumns} FROM brains b WHERE b.id = ?`),
       listBrains: prepared<[string, number, number], BrainWithCounts>(
         `SELECT ${brainColumns} FROM brains b WHERE b.account_id = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`,
@@ -381,18 +384,20 @@ export class SqliteStore implements Store {
    * Edge pages are what a graph view asks for again and again while nothing changes, so they
    * are cached until the next write (see ReadCache).
    */
-  async listEdges(q: EdgeQuery): Promise<PageOf<JsonRow>> {
+  async listEdges(q: EdgeQuery): Promise<PageOf<JsonRow> | undefined> {
     this.syncCache(this.edgePages);
     const key = edgePageKey(q);
     let page = this.edgePages.get(key);
     if (page === undefined) {
       page = this.readEdgePage(q);
-      this.edgePages.set(key, page);
+      // Only pages are kept, as with keys: guessed scopes cannot fill the cache.
+      if (page !== undefined) this.edgePages.set(key, page);
     }
     return page;
   }
 
-  private readEdgePage(q: EdgeQuery): PageOf<JsonRow> {
+  /** The scope's check and its page in one read transaction: a kept page vouches for both. */
+  private readEdgePage(q: EdgeQuery): PageOf<JsonRow> | undefined {
     const bySnapshot = 'snapshotId' in q.scope;
     const params = {
       account: q.accountId,
@@ -412,6 +417,8 @@ export class SqliteStore implements Store {
         ? this.stmt.listEdgesOfSnapshot()
         : this.stmt.listEdgesOfBrain();
     return this.db.transaction(() => {
+      const scopeExists = bySnapshot ? this.stmt.hasSnapshot() : this.stmt.hasBrain();
+      if (scopeExists.get(params.scope, q.accountId) === undefined) return undefined;
       const rows = list.all(params);
       // A brain's edges, all or of one type, have a kept count; a strength filter must count.
       const total =
