@@ -7,38 +7,35 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const dataEnvelope = (json: string): string => `{"data":${json}}`;
 
 /**
- * Sends JSON that is already text (built by the database) as is: Fastify does not serialize a
- * string payload. The route's response schema still documents its shape.
+ * Sends JSON that is already text (built by the database), or already its UTF-8 bytes, as is:
+ * Fastify serializes neither a string nor a Buffer payload. The route's response schema still
+ * documents its shape.
  */
-export function sendJsonText(reply: FastifyReply, json: string): void {
+export function sendJsonText(reply: FastifyReply, json: string | Buffer): void {
   reply.type(JSON_CONTENT_TYPE).send(json);
 }
 
 /**
- * Sends JSON already encoded as UTF-8 bytes; like sendJsonText, but nothing is encoded per
- * request.
- */
-export function sendJsonBytes(reply: FastifyReply, json: Buffer): void {
-  reply.type(JSON_CONTENT_TYPE).send(json);
-}
-
-/**
- * listBody as UTF-8 bytes, built once per page object and kind of body (with or without
- * `next_cursor`; a route lists its pages under one total field): a page that a store keeps
- * (edge pages, until the next write) is answered again without building its text (for 200
+ * listBody as UTF-8 bytes, built once per page object and kind of body: a page that a store
+ * keeps (edge pages, until the next write) is answered again without building its text (for 200
  * edges, some 400 pieces and 60 KB) and encoding it on every request.
  */
 export function listBodyBytes(page: ListPage<JsonRow>, totalField: 'count' | 'total', withCursor: boolean): Buffer {
   let built = listBodies.get(page);
   if (built === undefined) {
-    built = {};
+    built = new Map();
     listBodies.set(page, built);
   }
-  const kind = withCursor ? 'withCursor' : 'plain';
-  return (built[kind] ??= Buffer.from(listBody(page, totalField, withCursor)));
+  const kind = withCursor ? `${totalField} next_cursor` : totalField;
+  let bytes = built.get(kind);
+  if (bytes === undefined) {
+    bytes = Buffer.from(listBody(page, totalField, withCursor));
+    built.set(kind, bytes);
+  }
+  return bytes;
 }
 
-const listBodies = new WeakMap<ListPage<JsonRow>, { plain?: Buffer; withCursor?: Buffer }>();
+const listBodies = new WeakMap<ListPage<JsonRow>, Map<string, Buffer>>();
 
 /**
  * A list body from rows that are JSON text: `{"data":[…],"<total field>":n}`, and

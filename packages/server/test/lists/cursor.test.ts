@@ -97,6 +97,12 @@ describe('keyset pagination with cursor and next_cursor', () => {
     assert.deepEqual(Object.keys(plain.body).sort(), ['count', 'data']);
     const edges = await api.request('GET', `/v1/edges?brain_id=${key.brainId}`, { key });
     assert.deepEqual(Object.keys(edges.body).sort(), ['data', 'total']);
+    // The same (kept) edge page in cursor mode, then plain again: each gets its own body.
+    const edgesByCursor = await api.request('GET', `/v1/edges?brain_id=${key.brainId}&cursor=`, { key });
+    assert.deepEqual(Object.keys(edgesByCursor.body).sort(), ['data', 'next_cursor', 'total']);
+    assert.deepEqual(edgesByCursor.body.data, edges.body.data);
+    const edgesAgain = await api.request('GET', `/v1/edges?brain_id=${key.brainId}`, { key });
+    assert.deepEqual(edgesAgain.body, edges.body);
     const first = await api.request('GET', '/v1/snapshots?limit=10&cursor=', { key });
     assert.deepEqual(ids(first.body), ids(plain.body));
     const next = await api.request('GET', `/v1/snapshots?limit=10&cursor=${first.body.next_cursor}`, { key });

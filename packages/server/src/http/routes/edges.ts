@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createEdge, deleteEdge, getEdge, listEdges, updateEdge } from '../../domain/edges.js';
-import { listBodyBytes, sendJsonBytes } from '../json-text.js';
+import { listBodyBytes, sendJsonText } from '../json-text.js';
 import { IdParams, responses } from '../schemas/common.js';
 import {
   EdgeCreateBody,
@@ -42,7 +42,7 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const page = await listEdges(app.domain, request.principal, request.query);
-      sendJsonBytes(reply, listBodyBytes(page, 'total', request.query.cursor !== undefined));
+      sendJsonText(reply, listBodyBytes(page, 'total', request.query.cursor !== undefined));
     },
   );
 
