@@ -23,6 +23,11 @@ describe('snapgraph CLI: failures of the environment', { timeout: 30_000 }, () =
     assertOneLine(await runCli(join(file, 'snapgraph.db'), ['keys', 'list']), /^snapgraph: .*(EEXIST|ENOTDIR)/);
   });
 
+  it('a DATABASE_URL whose directory the file system cannot hold (/proc): one line, exit 1, no spin', async () => {
+    // Node 20's recursive mkdir loops forever here; the harness's timeout would fail this test.
+    assertOneLine(await runCli('/proc/snapgraph-nope/snapgraph.db', ['migrate']), /^snapgraph: .*ENOENT/);
+  });
+
   it('a PostgreSQL server that does not answer: one line, exit 1', async () => {
     assertOneLine(await runCli('postgres://postgres@127.0.0.1:1/none', ['migrate']), /^snapgraph: .*ECONNREFUSED/);
   });
