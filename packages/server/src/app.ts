@@ -2,10 +2,12 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Domain } from './domain/context.js';
+import { AppError } from './errors.js';
 import { AccessLog, registerAccessLog } from './http/access-log.js';
 import { registerAccessControl } from './http/auth.js';
 import { NO_FAST_PATH, serverWithFastPath, snapshotReadFastPath, type FastPath } from './http/fast-path.js';
-import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
+import { answerClientError } from './http/client-error.js';
+import { frameworkErrorHandler, registerErrorHandling, sendError } from './http/error-handler.js';
 import './http/fastify-types.js';
 import { registerJsonBody } from './http/json-body.js';
 import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed.js';
@@ -59,7 +61,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: requestIdFor,
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // Our own 503, in the documented error body (below); Fastify's would be its own shape.
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     // Ids are 31 characters; a longer path parameter is still looked up (and not found)
     // rather than refused by the router, and anything longer still goes through our errors.
@@ -76,7 +80,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? undefined
       : await createRateLimiter({ redisUrl: config.redisUrl, clock: domain.clock, log: app.log });
   app.decorate('limiter', limiter);
-  app.decorate('lifecycle', { draining: false });
+  app.decorate('lifecycle', { draining: false, closing: false });
+  app.addHook('preClose', (done) => {
+    app.lifecycle.closing = true;
+    done();
+  });
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   app.setValidatorCompiler(validatorCompiler);
@@ -84,7 +92,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (app.lifecycle.draining) reply.header('connection', 'close');
+    const { draining, closing } = app.lifecycle;
+    if (draining || closing) reply.header('connection', 'close');
+    // A request that reaches a server already stopping (on a connection kept alive from before).
+    if (closing) {
+      sendError(request, reply, new AppError('SERVICE_UNAVAILABLE', 'the server is shutting down; try again'));
+      return;
+    }
     done();
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? ANONYMOUS_DEFAULT_LIMITS });

@@ -6,11 +6,12 @@ import type { Principal } from '../model.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import type { Decision } from '../ratelimit/decision.js';
 import { groupOfRequest, limitsFor, type Limits, type RateLimitGroup } from '../ratelimit/policy.js';
+import { DOCS_PREFIXES } from './openapi.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.js';
 
 /** Routes anyone may call: health, readiness and the API's own documentation. */
 const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/v1/openapi.json', '/api/v1/openapi.json']);
-const PUBLIC_PREFIXES = ['/v1/docs'];
+const PUBLIC_PREFIXES = DOCS_PREFIXES;
 const API_PREFIXES = ['/v1/', '/api/v1/'];
 
 /** Inside the API even a path no route serves needs a key first (401 before 404). */

@@ -38,9 +38,14 @@ export function toAppError(err: unknown): AppError {
   const status = error.statusCode ?? 500;
   if (err instanceof SyntaxError && status === 400)
     return new AppError('INVALID_JSON', 'request body is not valid JSON');
-  const code = status >= 400 && status < 500 ? CODE_BY_STATUS.get(status) : undefined;
-  if (code) return new AppError(code, error.message ?? code.toLowerCase());
-  return new AppError('INTERNAL', 'internal server error');
+  if (status < 400 || status >= 500) return new AppError('INTERNAL', 'internal server error');
+  // A client error of a status we have no code for is still the client's, never a 500: a
+  // refused path (the docs' static files asked for `../`) is simply not there, the rest is a 400.
+  const code = CODE_BY_STATUS.get(status) ?? (status === 403 ? 'NOT_FOUND' : 'BAD_REQUEST');
+  return new AppError(
+    code,
+    code === 'NOT_FOUND' && status === 403 ? 'not found' : (error.message ?? code.toLowerCase()),
+  );
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {

@@ -80,14 +80,10 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     return json === undefined ? undefined : { principal, json };
   };
   const group = groupOfRoute('GET', '/v1/snapshots/:id');
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
 
   return (request, response) => {
-    if (request.method !== 'GET' || closing || app.lifecycle.draining) return false;
+    const { lifecycle } = app;
+    if (request.method !== 'GET' || lifecycle.closing || lifecycle.draining) return false;
     const url = request.url as string;
     const match = SNAPSHOT_URL.exec(url);
     if (match === null) return false;

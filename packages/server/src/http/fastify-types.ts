@@ -9,8 +9,11 @@ declare module 'fastify' {
     domain: Domain;
     /** Undefined when rate limits are switched off. */
     limiter: RateLimiter | undefined;
-    /** Set when shutdown begins: readiness fails and connections are not kept alive. */
-    lifecycle: { draining: boolean };
+    /**
+     * `draining` is set when shutdown begins: readiness fails and connections are not kept
+     * alive. `closing` is set when the server stops: what still arrives gets a 503.
+     */
+    lifecycle: { draining: boolean; closing: boolean };
     /**
      * Authentication and the rate limit of a request (`route` undefined when none matched):
      * resolves when admitted, throws the 401 or 429 otherwise. Headers go on `reply` either way.

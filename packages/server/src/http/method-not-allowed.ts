@@ -1,8 +1,13 @@
+import { METHODS as HTTP_METHODS } from 'node:http';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { AppError } from '../errors.js';
 import { responses } from './schemas/common.js';
 
-const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/**
+ * Every method Node's parser accepts — TRACE, PROPFIND and the rest too, so that a known path
+ * answers any method with its handler or a 405, never a 404. CONNECT never reaches a route.
+ */
+const METHODS = HTTP_METHODS.filter((method) => method !== 'CONNECT') as HTTPMethods[];
 
 /**
  * Records every route as it is added, so that `registerMethodNotAllowed` can answer 405 with
@@ -20,6 +25,7 @@ export function trackRoutes(app: FastifyInstance): Map<string, Set<string>> {
 }
 
 export function registerMethodNotAllowed(app: FastifyInstance, methodsByUrl: Map<string, Set<string>>): void {
+  for (const method of METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
   for (const [url, served] of [...methodsByUrl]) {
     const missing = METHODS.filter((method) => !served.has(method));
     if (missing.length === 0 || url.includes('*')) continue;

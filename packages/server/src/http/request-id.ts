@@ -15,6 +15,11 @@ let counter = 0;
 export function requestIdFor(request: IncomingMessage): string {
   const sent = request.headers['x-request-id'];
   if (typeof sent === 'string' && CLIENT_ID.test(sent)) return sent;
+  return freshRequestId();
+}
+
+/** A new `req_…` id, for a request whose headers could not be read too. */
+export function freshRequestId(): string {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   return `${processPrefix}${counter.toString(36).padStart(6, '0')}`;
 }

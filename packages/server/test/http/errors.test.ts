@@ -74,6 +74,10 @@ describe('errors', () => {
       { method: 'OPTIONS', path: () => '/v1/snapshots', allowed: ['GET', 'POST'] },
       { method: 'OPTIONS', path: (x) => `/v1/edges/${x.edgeId}`, allowed: ['GET', 'PUT', 'DELETE'] },
       { method: 'DELETE', path: () => '/api/v1/snapshots', allowed: ['GET', 'POST'] },
+      // Methods beyond the usual ones: the path is known, so still a 405, never a 404.
+      { method: 'TRACE', path: () => '/v1/snapshots', allowed: ['GET', 'POST'] },
+      { method: 'PROPFIND', path: (x) => `/v1/snapshots/${x.snapshotId}`, allowed: ['GET', 'PUT', 'DELETE'] },
+      { method: 'LOCK', path: (x) => `/api/v1/edges/${x.edgeId}`, allowed: ['GET', 'PUT', 'DELETE'] },
     ];
     for (const c of cases) {
       it(`${c.method} ${c.path({ snapshotId: ':id', edgeId: ':id', extraBrainId: ':id' } as Fixture)}`, async () => {
@@ -87,6 +91,10 @@ describe('errors', () => {
         assert.ok(!allow.includes(c.method), `Allow "${allow}" does not list ${c.method}`);
       });
     }
+
+    it('an unusual method on an unknown path is still a 404', async () => {
+      assertErrorBody(await send('TRACE', '/v1/nope'), 404, 'NOT_FOUND');
+    });
 
     it('the 405 changed nothing', async () => {
       const read = await send('GET', `/v1/snapshots/${f.snapshotId}`);
@@ -556,5 +564,27 @@ describe('errors', () => {
       assert.equal((state.edges as { total: number }).total, 1);
       assert.equal((state.snapshot as { data: { name: string } }).data.name, 'Fixture one');
     });
+  });
+});
+
+describe('a request that reaches a server already closing', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi();
+  });
+  after(async () => {
+    api.app.lifecycle.closing = false;
+    await api.close();
+  });
+
+  // Closing for real cannot be raced from here (`inject` refuses a closing app, and the server
+  // drops idle connections), so the flag the preClose hook sets is set by hand.
+  it('-> 503 SERVICE_UNAVAILABLE in the documented body, closing the connection', async () => {
+    const key = await api.newKey();
+    api.app.lifecycle.closing = true;
+    const response = await call(api, 'GET', '/v1/snapshots', { key });
+    assertErrorBody(response, 503, 'SERVICE_UNAVAILABLE');
+    assert.equal(response.headers.connection, 'close');
+    assert.equal(response.headers['x-request-id'], response.body.request_id);
   });
 });

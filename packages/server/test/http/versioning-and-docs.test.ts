@@ -181,19 +181,22 @@ describe('documentation and health, without a key', () => {
     );
   });
 
-  it('GET /v1/docs (following redirects) is an HTML page', async () => {
-    let url = '/v1/docs';
-    let response = await call(api, 'GET', url);
-    for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 5; hops++) {
-      const location = response.headers.location;
-      assert.equal(typeof location, 'string', 'a redirect names its location');
-      url = new URL(String(location), `http://localhost${url}`).pathname;
-      response = await call(api, 'GET', url);
-    }
-    assert.equal(response.status, 200);
-    assert.match(String(response.headers['content-type']), /^text\/html/);
-    assert.match(response.raw.body, /<html/i);
-  });
+  for (const start of ['/v1/docs', '/api/v1/docs']) {
+    it(`GET ${start} (following redirects) is an HTML page`, async () => {
+      let url = start;
+      let response = await call(api, 'GET', url);
+      for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 5; hops++) {
+        const location = response.headers.location;
+        assert.equal(typeof location, 'string', 'a redirect names its location');
+        url = new URL(String(location), `http://localhost${url}`).pathname;
+        response = await call(api, 'GET', url);
+      }
+      assert.equal(response.status, 200);
+      assert.match(String(response.headers['content-type']), /^text\/html/);
+      assert.match(response.raw.body, /<html/i);
+      assert.ok(url.startsWith(start), `stayed under ${start}: ${url}`);
+    });
+  }
 
   it('GET /healthz -> 200 {status: "ok"}', async () => {
     const response = await call(api, 'GET', '/healthz');

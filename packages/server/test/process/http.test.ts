@@ -1,6 +1,7 @@
 // `snapgraph serve` on a real port, spoken to over real HTTP.
 import assert from 'node:assert/strict';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   call,
@@ -37,6 +38,29 @@ function assertJsonWithRequestId(response: JsonResponse, what: string): void {
   assert.match(response.headers.get('content-type') ?? '', /^application\/json\b/, `${what}: content-type`);
   const requestId = response.headers.get('x-request-id');
   assert.ok(requestId && requestId.length > 0, `${what}: no X-Request-Id header`);
+}
+
+/** Writes `text` on a fresh connection and reads until the server closes it. */
+function exchangeRaw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, HOST, () => socket.write(text));
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.setTimeout(5000, () => socket.destroy(new Error('no answer within 5 s')));
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+/** A raw HTTP/1.1 answer taken apart: status, lower-cased headers, body parsed as JSON. */
+function parseRaw(text: string): { status: number; headers: Map<string, string>; body: any } {
+  const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
 }
 
 describe('snapgraph serve over real HTTP', { timeout: 60_000 }, () => {
@@ -274,6 +298,41 @@ describe('snapgraph serve over real HTTP', { timeout: 60_000 }, () => {
       [200, 400, 404, 404, 400],
     );
   });
+
+  // Requests Node itself refuses before any route sees them, and a path no client library would
+  // send (`..` unnormalized): the documented error body and a request id all the same, never 500.
+  const unusual: [string, string, number, string][] = [
+    [
+      'headers over 16 KiB',
+      `GET /v1/snapshots HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'HEADERS_TOO_LARGE',
+    ],
+    [
+      'a header line without a colon',
+      'GET /v1/snapshots HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      400,
+      'BAD_REQUEST',
+    ],
+    ['not HTTP at all', 'HELLO\r\n\r\n', 400, 'BAD_REQUEST'],
+    [
+      'a docs path climbing out with ..',
+      'GET /v1/docs/static/../../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      404,
+      'NOT_FOUND',
+    ],
+  ];
+  for (const [what, text, status, code] of unusual) {
+    it(`answers ${what} with ${status} ${code} in the documented body`, async () => {
+      const answer = parseRaw(await exchangeRaw(server.port, text));
+      assert.equal(answer.status, status, JSON.stringify(answer.body));
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+      assert.equal(answer.body.error.code, code);
+      assert.equal(typeof answer.body.error.message, 'string');
+      assert.match(answer.body.request_id, /^req_/);
+      assert.equal(answer.headers.get('x-request-id'), answer.body.request_id);
+    });
+  }
 
   it('serves several requests, writes included, over one kept-alive connection', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
