@@ -5,7 +5,7 @@ import type { Edge, EdgeType, JsonRow, ListPage, PageOf, Principal } from '../mo
 import type { EdgeScope } from '../store/store.js';
 import type { Domain } from './context.js';
 import { pageQuery, pageResult, type PageRequest } from './cursor.js';
-import { checkReadOnly, nextUpdatedAt } from './validate.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from './validate.js';
 
 export const EDGE_LABEL_MAX = 1000;
 export const DEFAULT_EDGE_STRENGTH = 0.5;
@@ -127,7 +127,10 @@ export async function updateEdge(domain: Domain, principal: Principal, id: strin
       updated_at: nextUpdatedAt(current.updated_at, now),
     };
   });
-  if (!updated) throw notFound('edge');
+  if (!updated) {
+    checkIdOfMissing(patch, id);
+    throw notFound('edge');
+  }
   return updated;
 }
 

@@ -15,7 +15,7 @@ import { then, type MaybePromise } from '../maybe.js';
 import { resolveBrainId } from './brains.js';
 import { pageQuery, pageResult, type PageRequest } from './cursor.js';
 import type { Domain } from './context.js';
-import { checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
 
 export const SNAPSHOT_LIMITS = {
   name: 200,
@@ -188,7 +188,10 @@ export async function updateSnapshot(
     if (!editable) throw new AppError('BAD_REQUEST', 'nothing to update: send at least one field to change');
     return { ...current, ...fields, updated_at: nextUpdatedAt(current.updated_at, now) };
   });
-  if (!updated) throw notFound('snapshot');
+  if (!updated) {
+    checkIdOfMissing(patch, id);
+    throw notFound('snapshot');
+  }
   return updated;
 }
 

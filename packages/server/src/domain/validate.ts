@@ -60,6 +60,17 @@ export function checkReadOnly(
   problems.throwIfAny();
 }
 
+/**
+ * On an update of an object that does not exist, the one read-only field that can still be
+ * judged: an `id` other than the path's is wrong whatever is stored, and a 400 answers before
+ * a 404 (DESIGN 1.2).
+ */
+export function checkIdOfMissing(sent: Record<string, unknown>, pathId: string): void {
+  const problems = new Problems();
+  if ('id' in sent && sent.id !== pathId) problems.add('id', 'is read-only and cannot be changed');
+  problems.throwIfAny();
+}
+
 /** The next `updated_at`: now, but always at least one millisecond after the previous one. */
 export function nextUpdatedAt(previous: string, now: number): string {
   const floor = Date.parse(previous) + 1;

@@ -390,6 +390,27 @@ describe('errors', () => {
         send: () => send('PUT', unknownSnap(), { body: {} }),
       },
       {
+        name: "PUT an unknown snapshot with an id other than the path's (wrong whatever is stored)",
+        status: 400,
+        code: 'BAD_REQUEST',
+        send: () => send('PUT', unknownSnap(), { body: { id: f.snapshotId, name: 'x' } }),
+      },
+      {
+        name: "PUT an unknown edge with an id other than the path's",
+        status: 400,
+        code: 'BAD_REQUEST',
+        send: () => send('PUT', unknownEdge(), { body: { id: 'edge_x', strength: 0.5 } }),
+      },
+      {
+        name: 'PUT an unknown snapshot with its own id: nothing wrong but that it does not exist',
+        status: 404,
+        code: 'NOT_FOUND',
+        send: () => {
+          const id = missingId('snap');
+          return send('PUT', `/v1/snapshots/${id}`, { body: { id, name: 'x' } });
+        },
+      },
+      {
         name: 'PUT an unknown snapshot with a blank name',
         status: 400,
         code: 'BAD_REQUEST',
