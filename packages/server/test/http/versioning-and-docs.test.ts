@@ -29,6 +29,7 @@ describe('versioning: /v1 and /api/v1 serve the same routes', () => {
         const created = await call(api, 'POST', `${write}/snapshots`, { key, body: snapshotBody({ tags: ['x'] }) });
         ok(created, 201);
         const id = created.body.data.id as string;
+        assert.equal(created.headers.location, `${write}/snapshots/${id}`, 'Location: the new object, same prefix');
         const got = await call(api, 'GET', `${read}/snapshots/${id}`, { key });
         ok(got, 200);
         assert.deepEqual(got.body, created.body);
@@ -52,6 +53,7 @@ describe('versioning: /v1 and /api/v1 serve the same routes', () => {
         });
         ok(created, 201);
         const id = created.body.data.id as string;
+        assert.equal(created.headers.location, `${write}/edges/${id}`, 'Location: the new object, same prefix');
         const got = await call(api, 'GET', `${read}/edges/${id}`, { key });
         ok(got, 200);
         assert.deepEqual(got.body, created.body);
@@ -70,6 +72,7 @@ describe('versioning: /v1 and /api/v1 serve the same routes', () => {
         const created = await call(api, 'POST', `${write}/brains`, { key, body: { name: `Brain via ${write}` } });
         ok(created, 201);
         const id = created.body.data.id as string;
+        assert.equal(created.headers.location, `${write}/brains/${id}`, 'Location: the new object, same prefix');
         const got = await call(api, 'GET', `${read}/brains/${id}`, { key });
         ok(got, 200);
         assert.deepEqual(got.body, created.body);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createBrain, getBrain, listBrains } from '../../domain/brains.js';
 import { BrainCreateBody, BrainEnvelope, BrainListEnvelope, BrainListQuery } from '../schemas/brain.js';
 import { IdParams, responses } from '../schemas/common.js';
+import { sendCreated } from '../created.js';
 
 const tags = ['brains'];
 
@@ -18,7 +19,7 @@ export const brainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const brain = await createBrain(app.domain, request.principal.accountId, request.body);
-      return reply.code(201).send({ data: brain });
+      return sendCreated(reply, `${app.prefix}/brains`, brain);
     },
   );
 

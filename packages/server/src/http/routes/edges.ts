@@ -10,6 +10,7 @@ import {
   EdgeListQuery,
   EdgeUpdateBody,
 } from '../schemas/edge.js';
+import { sendCreated } from '../created.js';
 
 const tags = ['edges'];
 
@@ -26,7 +27,7 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const edge = await createEdge(app.domain, request.principal, request.body);
-      return reply.code(201).send({ data: edge });
+      return sendCreated(reply, `${app.prefix}/edges`, edge);
     },
   );
 

@@ -17,6 +17,7 @@ import {
   SnapshotListQuery,
   SnapshotUpdateBody,
 } from '../schemas/snapshot.js';
+import { sendCreated } from '../created.js';
 
 const tags = ['snapshots'];
 
@@ -33,7 +34,7 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const snapshot = await createSnapshot(app.domain, request.principal, request.body);
-      return reply.code(201).send({ data: snapshot });
+      return sendCreated(reply, `${app.prefix}/snapshots`, snapshot);
     },
   );
 
