@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
@@ -58,11 +59,39 @@ export function parseTrustProxy(value: string): Config['trustProxy'] {
   if (text === '' || text === 'false') return false;
   if (text === 'true') return true;
   if (/^\d+$/.test(text)) return Number(text);
-  return text
+  const parts = text
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
+  const wrong = parts.find((part) => !isAddressOrRange(part));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      `invalid configuration: TRUST_PROXY must be false, true, a hop count, or addresses and CIDR ranges separated by commas; "${wrong}" is none of these`,
+    );
+  }
+  return parts;
 }
+
+/**
+ * `10.0.0.1`, `::1`, `10.0.0.0/8`, `fd00::/8`, or one of the named ranges of Fastify's
+ * proxy-address check (`loopback`, `linklocal`, `uniquelocal`).
+ */
+function isAddressOrRange(text: string): boolean {
+  if (NAMED_RANGES.has(text)) return true;
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Integer settings in plain decimal only: `8080`, not `0x1F90`, `8.08e3` or ` 8080`. */
+const PLAIN_INTEGER = /^\d+$/;
+const INTEGER_SETTINGS = Object.entries(ConfigSchema.properties)
+  .filter(([, schema]) => (schema as { type?: string }).type === 'integer')
+  .map(([name]) => name);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const values: Record<string, unknown> = {};
@@ -70,10 +99,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[name];
     if (value !== undefined && value !== '') values[name] = value;
   }
+  // Ajv's type coercion would read `0x1F90` or `1e3` as numbers; settings are written in decimal.
+  const notDecimal = INTEGER_SETTINGS.filter((name) => name in values && !PLAIN_INTEGER.test(String(values[name])));
+  const problems = notDecimal.map((name) => `${name} must be a whole number in plain decimal digits`);
   if (!validate(values)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+    for (const e of validate.errors ?? []) {
+      const name = e.instancePath.slice(1);
+      if (!notDecimal.includes(name)) problems.push(`${name || 'config'} ${e.message}`);
+    }
   }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const v = values as Env;
   return {
     port: v.PORT,

@@ -28,9 +28,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   try {
     switch (command) {
       case 'serve':
+        noArguments('serve', args);
         await startServer(loadConfig());
         return 0;
       case 'migrate': {
+        noArguments('migrate', args);
         const applied = await withDomain((domain) => domain.store.migrate(), { migrate: false });
         io.out(applied === 0 ? 'Database is up to date.' : `Applied ${applied} migration(s).`);
         return 0;
@@ -77,4 +79,11 @@ function isEnvironmentFailure(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || err.name === 'SqliteError';
+}
+
+/** `serve` and `migrate` are configured by the environment; a flag given to them is a mistake. */
+function noArguments(command: string, args: string[]): void {
+  if (args.length > 0) {
+    throw new UsageError(`${command} takes no arguments (settings come from the environment): ${args.join(' ')}`);
+  }
 }

@@ -22,8 +22,13 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   return [line(columns), ...cells.map(line)].join('\n');
 }
 
+/** The largest limit a key can hold: PostgreSQL's `integer` column, and far beyond any real one. */
+const MAX_LIMIT = 2_147_483_647;
+
 export function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name} must be a positive integer`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_LIMIT) {
+    throw new UsageError(`${name} must be a whole number from 1 to ${MAX_LIMIT}`);
+  }
   return Number(value);
 }

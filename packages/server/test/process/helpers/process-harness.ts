@@ -97,11 +97,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one CLI command to completion (killed after `timeoutMs`). */
-export async function runCli(databasePath: string, args: string[], timeoutMs = 15_000): Promise<CliResult> {
+/** Runs one CLI command to completion (killed after `timeoutMs`), with extra settings in `env`. */
+export async function runCli(
+  databasePath: string,
+  args: string[],
+  timeoutMs = 15_000,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: SERVER_ROOT,
-    env: childEnv(databasePath),
+    env: childEnv(databasePath, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
