@@ -5,6 +5,8 @@ import type { Decision } from '../ratelimit/decision.js';
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 /** Seconds until the minute window is empty again (`RateLimit`'s `t`). */
 const secondsToReset = (decision: Decision) => Math.max(0, seconds(decision.resetAtMs - decision.nowMs));
+/** The wait of a refused request in whole seconds, rounded up, at least 1. */
+const retryAfterSeconds = (decision: Decision) => Math.max(1, seconds(decision.retryAfterMs));
 
 /** What the headers say about a pair of limits, built once per pair. */
 interface LimitTexts {
@@ -63,12 +65,16 @@ export function rateLimitHeaders(decision: Decision): string[] {
     'ratelimit-policy',
     texts.policy,
     'ratelimit',
-    `"minute";r=${remaining};t=${resetIn}`,
+    decision.refusedBy === undefined
+      ? `"minute";r=${remaining};t=${resetIn}`
+      : // Refused: the window that refused, and when it admits again (= Retry-After), so a
+        // client reading only the draft's header waits 1 s for a full burst, not the minute.
+        `"${decision.refusedBy}";r=0;t=${retryAfterSeconds(decision)}`,
   ];
 }
 
 /**
- * The same headers as rateLimitHeaders, in the same order, as ready-made head lines
+ * The same headers as rateLimitHeaders for an admitted request, in the same order, as ready-made head lines
  * (`name: value\r\n` each) for the fast path: everything but the three numbers that change is
  * built once per pair of limits. Every character is a digit or comes from the texts above, so
  * the lines need no validation.
@@ -87,9 +93,9 @@ export function setRateLimitHeaders(reply: FastifyReply, decision: Decision): vo
   for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
 }
 
-/** The 429 for a refused request: the wait in whole seconds, rounded up, at least 1. */
+/** The 429 for a refused request, with that wait. */
 export function rateLimited(reply: FastifyReply, decision: Decision, scope: string): AppError {
-  const retryAfter = Math.max(1, seconds(decision.retryAfterMs));
+  const retryAfter = retryAfterSeconds(decision);
   reply.header('retry-after', String(retryAfter));
   return new AppError('RATE_LIMITED', `rate limit exceeded for ${scope}: retry in ${retryAfter} s`, {
     retry_after: retryAfter,

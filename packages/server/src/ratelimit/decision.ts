@@ -10,6 +10,8 @@ export interface Decision {
   resetAtMs: number;
   /** When refused: ms until a request would be admitted. 0 when allowed. */
   retryAfterMs: number;
+  /** When refused: the window that is full (`minute` when both are). Undefined when allowed. */
+  refusedBy: 'minute' | 'second' | undefined;
   /** The limiter's clock at the decision (Redis's own when shared). */
   nowMs: number;
 }

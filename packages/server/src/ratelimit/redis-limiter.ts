@@ -7,7 +7,7 @@ import type { MemoryRateLimiter } from './memory-limiter.js';
 import type { Limits } from './policy.js';
 import { ROLLING_WINDOW_SCRIPT } from './redis-window.lua.js';
 
-type ScriptReply = [number, number, string, string, string];
+type ScriptReply = [number, number, string, string, string, number];
 
 interface RedisWithWindow extends Redis {
   rollingWindow(key: string, perMinute: number, perSecond: number, member: string): Promise<ScriptReply>;
@@ -82,7 +82,7 @@ export class RedisRateLimiter implements RateLimiter {
     }
     try {
       const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
-      const [allowed, minute, retry, reset, now] = await this.redis.rollingWindow(
+      const [allowed, minute, retry, reset, now, minuteFull] = await this.redis.rollingWindow(
         bucket,
         limits.perMinute,
         limits.perSecond,
@@ -98,6 +98,7 @@ export class RedisRateLimiter implements RateLimiter {
         resetAtMs: Number(reset),
         retryAfterMs: Number(retry),
         nowMs: Number(now),
+        refusedBy: allowed === 1 ? undefined : minuteFull === 1 ? 'minute' : 'second',
       };
     } catch (err) {
       this.setDegraded(true, err as Error);

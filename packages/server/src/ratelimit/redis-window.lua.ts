@@ -1,7 +1,8 @@
 /**
  * The shared rolling window, as one atomic Redis script per request: a sorted set of admission
  * times per bucket (a sliding log). Time is Redis's own (`TIME`), so the clocks of the
- * instances do not matter. Returns {allowed, minuteCount, retryAfterMs, resetAtMs, nowMs}.
+ * instances do not matter. Returns {allowed, minuteCount, retryAfterMs, resetAtMs, nowMs,
+ * minuteFull}.
  *
  * Refused requests are not added: they consume nothing. The set expires a minute after its
  * newest admission, so idle buckets cost nothing.
@@ -45,5 +46,7 @@ if minute > 0 then
   local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
   reset = tonumber(newest[2]) + 60000
 end
-return {allowed, minute, ms(retry), ms(reset), ms(now)}
+local minuteFull = 0
+if minute >= perMinute then minuteFull = 1 end
+return {allowed, minute, ms(retry), ms(reset), ms(now), minuteFull}
 `;

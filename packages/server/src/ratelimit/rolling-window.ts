@@ -39,6 +39,8 @@ export class RollingWindow {
       resetAtMs: this.minuteCount === 0 ? now : this.newest + MINUTE_MS,
       retryAfterMs: allowed ? 0 : this.freeAt(limits) - now,
       nowMs: now,
+      // Always present, so that every decision has one shape on the hot path.
+      refusedBy: allowed ? undefined : this.minuteCount >= limits.perMinute ? 'minute' : 'second',
     };
   }
 

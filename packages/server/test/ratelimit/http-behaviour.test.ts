@@ -117,6 +117,30 @@ describe('rate-limit windows and their place among the checks (manual clock)', (
     }
   });
 
+  it('a 429 names the window that refused in the draft RateLimit header, its t equal to Retry-After', async () => {
+    freshInstant();
+    const key = await freeKey();
+    const route = routesOf('snapshots_read')[0]!;
+    const { perMinute, perSecond } = FREE.snapshots_read;
+    await exhaustBurst(key, 'snapshots_read');
+    const burstRefusal = await send(api, route, key, fixture);
+    assertRateLimited(burstRefusal, 1, 'burst full');
+    assert.equal(burstRefusal.headers.ratelimit, '"second";r=0;t=1', 'refused by the burst: wait a second');
+
+    let used = perSecond;
+    while (used < perMinute) {
+      clock.advance(SECOND);
+      for (let i = 0; i < perSecond && used < perMinute; i++, used++) {
+        assertAdmitted(await send(api, route, key, fixture), `request ${used + 1}`);
+      }
+    }
+    clock.advance(SECOND);
+    const minuteRefusal = await send(api, route, key, fixture);
+    const retryAfter = assertRateLimited(minuteRefusal, undefined, 'minute full');
+    assert.ok(retryAfter > 1, `the minute window frees later than a second: ${retryAfter}`);
+    assert.equal(minuteRefusal.headers.ratelimit, `"minute";r=0;t=${retryAfter}`, 'refused by the minute');
+  });
+
   describe('every spelling of a route shares one window', () => {
     const spellings: Record<Group, (f: Fixture) => [string, string, unknown?][]> = {
       snapshots_read: (f) => [

@@ -203,6 +203,7 @@ describe('Redis down and back: per-instance fallback, readiness, sharing resumes
     const refused = await on(env, 0, '/v1/snapshots', key);
     const refusedAt = Date.now();
     assertRateLimited(refused, 1, 'the 4th within a second, whichever instance');
+    assert.equal(refused.headers.ratelimit, '"second";r=0;t=1', 'the draft header names the window that refused');
     const wakeAt = refusedAt + SECOND;
     while (Date.now() < wakeAt) await sleep(Math.max(1, wakeAt - Date.now()));
     const again = await on(env, 1, '/v1/snapshots', key);
