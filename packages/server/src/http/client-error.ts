@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
+import { errorBody } from './error-handler.js';
 import { JSON_CONTENT_TYPE } from './json-text.js';
 import { freshRequestId } from './request-id.js';
 
@@ -23,7 +24,7 @@ export function answerClientError(this: FastifyInstance, err: Error & { code?: s
   const requestId = freshRequestId();
   this.log.debug({ err, request_id: requestId }, 'unparsable request');
   if (socket.writable) {
-    const body = JSON.stringify({ error: { code: error.code, message: error.message }, request_id: requestId });
+    const body = JSON.stringify(errorBody(error, requestId));
     socket.write(
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
         `content-type: ${JSON_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +

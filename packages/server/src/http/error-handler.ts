@@ -41,24 +41,27 @@ export function toAppError(err: unknown): AppError {
   if (status < 400 || status >= 500) return new AppError('INTERNAL', 'internal server error');
   // A client error of a status we have no code for is still the client's, never a 500: a
   // refused path (the docs' static files asked for `../`) is simply not there, the rest is a 400.
-  const code = CODE_BY_STATUS.get(status) ?? (status === 403 ? 'NOT_FOUND' : 'BAD_REQUEST');
-  return new AppError(
-    code,
-    code === 'NOT_FOUND' && status === 403 ? 'not found' : (error.message ?? code.toLowerCase()),
-  );
+  if (status === 403) return new AppError('NOT_FOUND', 'not found');
+  const code = CODE_BY_STATUS.get(status) ?? 'BAD_REQUEST';
+  return new AppError(code, error.message ?? code.toLowerCase());
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
+/** The documented error body (DESIGN 1.1): the one shape of every error, wherever it is sent. */
+export function errorBody(error: AppError, requestId: string): Record<string, unknown> {
   const body: Record<string, unknown> = {
     error: error.details
       ? { code: error.code, message: error.message, details: error.details }
       : { code: error.code, message: error.message },
-    request_id: request.id,
+    request_id: requestId,
   };
   const retryAfter = error.details?.retry_after;
   if (typeof retryAfter === 'number') body.retry_after = retryAfter;
-  return reply.code(error.status).send(body);
+  return body;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
+  return reply.code(error.status).send(errorBody(error, request.id));
 }
 
 /**

@@ -598,6 +598,13 @@ describe('a request that reaches a server already closing', () => {
     await api.close();
   });
 
+  it('closing the app raises the flag the 503 is decided by', async () => {
+    const other = await startTestApi();
+    assert.equal(other.app.lifecycle.closing, false);
+    await other.close();
+    assert.equal(other.app.lifecycle.closing, true);
+  });
+
   // Closing for real cannot be raced from here (`inject` refuses a closing app, and the server
   // drops idle connections), so the flag the preClose hook sets is set by hand.
   it('-> 503 SERVICE_UNAVAILABLE in the documented body, closing the connection', async () => {

@@ -5,17 +5,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runCli } from './helpers/process-harness.js';
+import { assertOneLineExit, runCli, type CliResult } from './helpers/process-harness.js';
 
 describe('snapgraph CLI: failures of the environment', { timeout: 30_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'snapgraph-cli-failures-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const assertOneLine = (result: { code: number | null; stderr: string }, pattern: RegExp) => {
-    assert.equal(result.code, 1, result.stderr);
-    assert.match(result.stderr, pattern);
-    assert.equal(result.stderr.trim().split('\n').length, 1, `one line, no stack trace:\n${result.stderr}`);
-  };
+  const assertOneLine = (result: CliResult, pattern: RegExp) => assertOneLineExit(result, 1, pattern);
 
   it('a DATABASE_URL under a regular file: one line naming the problem, exit 1', async () => {
     const file = join(dir, 'not-a-directory');

@@ -4,11 +4,13 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import {
+  assertOneLineExit,
   createKeyViaCli,
   makeWorkspace,
   runCli,
   startServer,
   stopAllServers,
+  type CliResult,
   type Workspace,
 } from './helpers/process-harness.js';
 
@@ -22,11 +24,7 @@ describe('snapgraph: bad settings and arguments', { timeout: 60_000 }, () => {
     await workspace.remove();
   });
 
-  const assertRefused = (result: { code: number | null; stderr: string }, pattern: RegExp) => {
-    assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, pattern);
-    assert.equal(result.stderr.trim().split('\n').length, 1, `one line, no stack trace:\n${result.stderr}`);
-  };
+  const assertRefused = (result: CliResult, pattern: RegExp) => assertOneLineExit(result, 2, pattern);
 
   const badSettings: [string, Record<string, string>, RegExp][] = [
     ['PORT in hexadecimal', { PORT: '0x1F90' }, /^snapgraph: invalid configuration: PORT .*decimal/],

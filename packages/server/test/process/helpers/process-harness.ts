@@ -1,5 +1,6 @@
 // Drives the built program from outside, as a user would: `bin/snapgraph.js` as a subprocess,
 // talking to it over real HTTP on 127.0.0.1. Nothing here imports `src`.
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
@@ -123,6 +124,13 @@ export async function runCli(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A CLI refusal as the README promises it: this exit code and one `snapgraph: …` line, no stack. */
+export function assertOneLineExit(result: CliResult, code: number, pattern: RegExp): void {
+  assert.equal(result.code, code, result.stderr);
+  assert.match(result.stderr, pattern);
+  assert.equal(result.stderr.trim().split('\n').length, 1, `one line, no stack trace:\n${result.stderr}`);
 }
 
 /** `keys create … --json`, asserting it succeeded, parsed. */
