@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Decision } from '../ratelimit/decision.js';
+import { decimalText } from './decimal-text.js';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 /** Seconds until the minute window is empty again (`RateLimit`'s `t`). */
@@ -48,12 +49,13 @@ function textsFor(limit: number, burst: number): LimitTexts {
  *
  * This runs on every request, so it does as little as it can: names already in lower case
  * (Fastify lower-cases every name, and a fresh lower-cased string must then be interned as a
- * property key), values as strings (Node's header writer is slower on numbers), and the texts
- * that depend only on the limits built once.
+ * property key), values as strings (Node's header writer is slower on numbers), the count that
+ * changes on every request written without V8's number-to-string cache (decimal-text.ts), and
+ * the texts that depend only on the limits built once.
  */
 export function rateLimitHeaders(decision: Decision): string[] {
   const texts = textsFor(decision.limit, decision.burst);
-  const remaining = String(decision.remaining);
+  const remaining = decimalText(decision.remaining);
   const resetIn = secondsToReset(decision);
   return [
     'x-ratelimit-limit',
@@ -81,7 +83,7 @@ export function rateLimitHeaders(decision: Decision): string[] {
  */
 export function rateLimitHeaderLines(decision: Decision): string {
   const texts = textsFor(decision.limit, decision.burst);
-  const remaining = decision.remaining;
+  const remaining = decimalText(decision.remaining);
   return (
     `${texts.linesUpToRemaining}${remaining}\r\nx-ratelimit-reset: ${seconds(decision.resetAtMs)}` +
     `${texts.linesFromPolicyToRemaining}${remaining};t=${secondsToReset(decision)}\r\n`
