@@ -1,6 +1,14 @@
-// Interleaved rounds: every round starts each variant's server in turn (A, B, C, A, B, C, …),
-// warms it up and measures each of its operations, so that machine noise and drift hit all
-// variants alike. Ratios are taken per round (a variant against its baseline in the same round).
+// Two ways of putting variants side by side, so that machine noise and drift hit them alike.
+// Ratios are taken per round (a variant against its baseline in the same round).
+//
+// - Interleaved rounds: every round starts each variant's server in turn (A, B, C, A, B, C, …),
+//   warms it up and measures each of its operations. Right where a variant changes what the
+//   server holds (its data, its process), and for comparing different programs.
+// - Alternating rounds: every variant's server runs at once, and short measurements alternate
+//   between them (A B C, B C A, C A B, …), a few seconds apart; this is repeated on fresh
+//   processes (generations). Right for an effect of a few percent between builds of one program:
+//   a round's ratio compares two measurements taken seconds apart, not a minute apart, and the
+//   luck of one process start (JIT, heap layout) is shared out over several generations.
 import { measure, summarize } from './load.mjs';
 
 /**
@@ -25,27 +33,13 @@ export async function runInterleaved({
       const server = await variant.start(round);
       try {
         for (const op of variant.ops) {
-          const options = {
-            url: op.url(server),
-            headers: typeof op.headers === 'function' ? op.headers(server) : (op.headers ?? {}),
-            method: op.method ?? 'GET',
-            body: op.body,
-            connections,
-            pid: server.pid,
-          };
-          if (warmupSeconds > 0) {
-            const warm = await measure({ ...options, seconds: warmupSeconds });
-            check(warm, server, `${variant.name} ${op.op} (warm-up)`, true);
-          }
-          const sample = await measure({ ...options, seconds });
-          check(sample, server, `${variant.name} ${op.op}`, allowNoResponse);
+          const load = { op, server, connections, allowNoResponse };
+          const what = `${variant.name} ${op.op}`;
+          if (warmupSeconds > 0)
+            await measureOne({ ...load, seconds: warmupSeconds, what: `${what} (warm-up)`, allowNoResponse: true });
+          const sample = await measureOne({ ...load, seconds, what });
           (samples[`${variant.name}|${op.op}`] ??= []).push(sample);
-          const timeouts = sample.timeouts > 0 ? `, ${sample.timeouts} timeouts` : '';
-          console.error(
-            `[${scenario}] round ${round}/${rounds} ${variant.name} · ${op.op}: ${sample.rps.toFixed(0)} req/s, ` +
-              `p50 ${sample.p50.toFixed(2)} ms, p99 ${sample.p99.toFixed(2)} ms, ` +
-              `${sample.cpuPerRequestUs.toFixed(0)} µs CPU/req${timeouts}`,
-          );
+          logSample(scenario, `round ${round}/${rounds} ${what}`, sample);
         }
         await variant.after?.(server, round);
       } finally {
@@ -54,6 +48,72 @@ export async function runInterleaved({
     }
   }
   return samples;
+}
+
+/**
+ * Same variants and result as runInterleaved (without `after`): `generations` times, every
+ * variant's server is started, all are warmed up, then `rounds` rounds each measure every
+ * variant once, the order rotating by one each round. Returns generations × rounds samples per
+ * variant and operation, in the same order for every variant so that pairedRatio pairs them.
+ */
+export async function runAlternating({ scenario, generations, rounds, seconds, warmupSeconds, connections, variants }) {
+  const samples = {};
+  for (let generation = 1; generation <= generations; generation++) {
+    const servers = [];
+    try {
+      for (const variant of variants) servers.push(await variant.start(generation));
+      for (const [i, variant] of variants.entries())
+        for (const op of variant.ops)
+          if (warmupSeconds > 0)
+            await measureOne({
+              op,
+              server: servers[i],
+              connections,
+              seconds: warmupSeconds,
+              what: `${variant.name} ${op.op} (warm-up)`,
+              allowNoResponse: true,
+            });
+      for (let round = 1; round <= rounds; round++) {
+        for (let k = 0; k < variants.length; k++) {
+          const i = (k + round - 1) % variants.length;
+          const variant = variants[i];
+          for (const op of variant.ops) {
+            const what = `${variant.name} ${op.op}`;
+            const sample = await measureOne({ op, server: servers[i], connections, seconds, what });
+            (samples[`${variant.name}|${op.op}`] ??= []).push(sample);
+            logSample(scenario, `generation ${generation}/${generations} round ${round}/${rounds} ${what}`, sample);
+          }
+        }
+      }
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
+  }
+  return samples;
+}
+
+/** One measurement of one operation; a crash or a non-2xx fails the run (see check). */
+async function measureOne({ op, server, connections, seconds, what, allowNoResponse = false }) {
+  const sample = await measure({
+    url: op.url(server),
+    headers: typeof op.headers === 'function' ? op.headers(server) : (op.headers ?? {}),
+    method: op.method ?? 'GET',
+    body: op.body,
+    connections,
+    seconds,
+    pid: server.pid,
+  });
+  check(sample, server, what, allowNoResponse);
+  return sample;
+}
+
+function logSample(scenario, what, sample) {
+  const timeouts = sample.timeouts > 0 ? `, ${sample.timeouts} timeouts` : '';
+  console.error(
+    `[${scenario}] ${what}: ${sample.rps.toFixed(0)} req/s, ` +
+      `p50 ${sample.p50.toFixed(2)} ms, p99 ${sample.p99.toFixed(2)} ms, ` +
+      `${sample.cpuPerRequestUs.toFixed(0)} µs CPU/req${timeouts}`,
+  );
 }
 
 /** A crash or a non-2xx fails the run; a measurement with no response at all only where allowed. */

@@ -1,19 +1,22 @@
 // What the rate limiter costs on the hottest path, GET /v1/snapshots/:id (formerly the whole of
 // bench/ratelimit.mjs): the same server with limits off, with the in-memory limiter, and (when
-// Redis answers) with the Redis limiter, in interleaved rounds.
+// Redis answers) with the Redis limiter, running side by side, measured in alternating rounds.
 import { cellsWithRatio, MEASUREMENT_HEADERS, ratio, table, target } from '../lib/report.mjs';
-import { pairedRatio, runInterleaved } from '../lib/rounds.mjs';
+import { pairedRatio, runAlternating } from '../lib/rounds.mjs';
 import { seedSqlite } from '../lib/seed.mjs';
 import { prepareDatabase, startSnapgraph } from '../lib/server.mjs';
 
 export const id = 'ratelimit';
 
 /**
- * The effect measured here is a few percent, and one round's ratio on this shared machine moves
- * by ±20% (docs/performance.md), so this scenario takes at least this many rounds even when the
- * rest of the suite takes 3: a median of 3 is decided by one burst of load from elsewhere.
+ * The effect measured here is a few percent, and a ratio of two servers measured a minute apart
+ * on this shared machine moves by ±20% (docs/performance.md). So the servers run at once
+ * and short measurements alternate between them, on three sets of fresh processes, seven rounds
+ * each: 21 ratios of measurements taken seconds apart, whatever --rounds says (except --quick).
  */
-const MIN_ROUNDS = 7;
+const GENERATIONS = 3;
+const ROUNDS_PER_GENERATION = 7;
+const SECONDS_PER_MEASUREMENT = 3;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function redisAnswers() {
@@ -42,17 +45,22 @@ export async function run(ctx) {
   const limiters = [
     { name: 'limits off (`RATE_LIMITS=false`)', env: { RATE_LIMITS: 'false' } },
     { name: 'in-memory limiter', env: { RATE_LIMITS: 'true' } },
+    // The same as the first, in its own process: how far two identical servers measured this way
+    // differ in this run, the finest difference the run can resolve.
+    { name: 'limits off again (control)', env: { RATE_LIMITS: 'false' } },
   ];
   if (await redisAnswers())
     limiters.push({ name: 'Redis limiter (`REDIS_URL`)', env: { RATE_LIMITS: 'true', REDIS_URL: redisUrl } });
   else console.error(`[${id}] NOTICE: Redis not reachable at ${redisUrl}; measuring without the Redis variant`);
 
   const headers = { authorization: `Bearer ${db.key}` };
-  const rounds = ctx.quick ? ctx.rounds : Math.max(ctx.rounds, MIN_ROUNDS);
-  const samples = await runInterleaved({
+  const shape = ctx.quick
+    ? { generations: 1, rounds: 1, seconds: ctx.seconds }
+    : { generations: GENERATIONS, rounds: ROUNDS_PER_GENERATION, seconds: SECONDS_PER_MEASUREMENT };
+  const samples = await runAlternating({
     scenario: id,
     ...ctx,
-    rounds,
+    ...shape,
     variants: limiters.map(({ name, env }) => ({
       name,
       start: () => startSnapgraph({ databaseUrl: db.databaseUrl, env }),
@@ -67,10 +75,14 @@ export async function run(ctx) {
     return [name, ...cellsWithRatio(own, i === 0 ? '1.00×' : ratio(pairedRatio(own, off), 3))];
   });
   const memory = pairedRatio(samples[`${limiters[1].name}|GET one`], off);
+  const control = pairedRatio(samples[`${limiters[2].name}|GET one`], off);
   return {
     sections: [
       `## Rate limiter cost (GET /v1/snapshots/:id)\n\nThe same database and key; only the limiter changes. ` +
-        `${rounds} interleaved round(s).\n\n` +
+        `The servers run side by side; ${shape.generations} set(s) of fresh processes, ` +
+        `${shape.rounds} alternating round(s) of ${shape.seconds} s each (order rotating by one per round). ` +
+        `The control, a second server with limits off, measured ${ratio(control, 3)} of the first: ` +
+        `the resolution of this run.\n\n` +
         table(['variant', MEASUREMENT_HEADERS[0], 'vs limits off', ...MEASUREMENT_HEADERS.slice(1)], rows),
     ],
     targets: [
