@@ -10,12 +10,13 @@ export const id = 'ratelimit';
 
 /**
  * The effect measured here is a few percent, and a ratio of two servers measured a minute apart
- * on this shared machine moves by ±20% (docs/performance.md). So the servers run at once
- * and short measurements alternate between them, on three sets of fresh processes, seven rounds
- * each: 21 ratios of measurements taken seconds apart, whatever --rounds says (except --quick).
+ * on this shared machine moves by ±20% (docs/performance.md). So the servers run at once and
+ * short measurements alternate between them, on three sets of fresh processes, each variant
+ * taking every place in the order twice per set: with four variants, 24 ratios of measurements
+ * taken seconds apart, whatever --rounds says (except --quick).
  */
 const GENERATIONS = 3;
-const ROUNDS_PER_GENERATION = 7;
+const ROTATIONS_PER_GENERATION = 2;
 const SECONDS_PER_MEASUREMENT = 3;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -55,8 +56,8 @@ export async function run(ctx) {
 
   const headers = { authorization: `Bearer ${db.key}` };
   const shape = ctx.quick
-    ? { generations: 1, rounds: 1, seconds: ctx.seconds }
-    : { generations: GENERATIONS, rounds: ROUNDS_PER_GENERATION, seconds: SECONDS_PER_MEASUREMENT };
+    ? { generations: 1, rotations: 1, seconds: ctx.seconds }
+    : { generations: GENERATIONS, rotations: ROTATIONS_PER_GENERATION, seconds: SECONDS_PER_MEASUREMENT };
   const samples = await runAlternating({
     scenario: id,
     ...ctx,
@@ -70,19 +71,24 @@ export async function run(ctx) {
   db.cleanup();
 
   const off = samples[`${limiters[0].name}|GET one`];
-  const rows = limiters.map(({ name }, i) => {
+  const again = samples[`${limiters[2].name}|GET one`];
+  // The baseline of each round: the mean of the two limits-off servers, so that neither one's
+  // luck (of start, of place) is taken for the limiter's cost.
+  const bothOff = off.map((sample, i) => ({ rps: (sample.rps + again[i].rps) / 2 }));
+  const rows = limiters.map(({ name }) => {
     const own = samples[`${name}|GET one`];
-    return [name, ...cellsWithRatio(own, i === 0 ? '1.00×' : ratio(pairedRatio(own, off), 3))];
+    return [name, ...cellsWithRatio(own, ratio(pairedRatio(own, bothOff), 3))];
   });
-  const memory = pairedRatio(samples[`${limiters[1].name}|GET one`], off);
-  const control = pairedRatio(samples[`${limiters[2].name}|GET one`], off);
+  const memory = pairedRatio(samples[`${limiters[1].name}|GET one`], bothOff);
+  const control = pairedRatio(again, off);
   return {
     sections: [
       `## Rate limiter cost (GET /v1/snapshots/:id)\n\nThe same database and key; only the limiter changes. ` +
         `The servers run side by side; ${shape.generations} set(s) of fresh processes, ` +
-        `${shape.rounds} alternating round(s) of ${shape.seconds} s each (order rotating by one per round). ` +
-        `The control, a second server with limits off, measured ${ratio(control, 3)} of the first: ` +
-        `the resolution of this run.\n\n` +
+        `${shape.rotations * limiters.length} alternating rounds of ${shape.seconds} s in each (the order rotating ` +
+        `by one per round, so that each variant takes every place ${shape.rotations} time(s)). ` +
+        `"vs limits off" is against the mean of the two limits-off servers in the same round. Those two, ` +
+        `identical, measured ${ratio(control, 3)} of each other: the resolution of this run.\n\n` +
         table(['variant', MEASUREMENT_HEADERS[0], 'vs limits off', ...MEASUREMENT_HEADERS.slice(1)], rows),
     ],
     targets: [
