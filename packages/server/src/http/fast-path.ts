@@ -10,6 +10,7 @@ import { dataEnvelope, JSON_CONTENT_TYPE } from './json-text.js';
 import { rateLimitHeaderLines } from './rate-limit.js';
 import { canWriteReadyHead, writeReadyHead } from './ready-head.js';
 import { requestIdFor } from './request-id.js';
+import { endInTurn } from './turn-batch.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 interface Found {
@@ -56,7 +57,8 @@ const SNAPSHOT_URL = /^\/(?:api\/)?v1\/snapshots\/([A-Za-z0-9_]{1,100})$/;
  * reply objects, hooks and routing — which cost more than everything Snapgraph itself does for
  * the request (docs/performance.md). It does what the Fastify route does, in the same order, and
  * sends the same bytes: authenticate, look the snapshot up, take the rate limit, answer 200 with
- * the request id and rate-limit headers, log one line.
+ * the request id and rate-limit headers (written with the turn's other answers when the server is
+ * busy: turn-batch.ts), log one line.
  *
  * Only the plain success is answered here. Anything else (another method or spelling of the
  * path, a body, a bad or unknown key, an unknown snapshot, a refused rate limit, shutdown)
@@ -117,7 +119,7 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
       'content-length',
       String(Buffer.byteLength(body)),
     ]);
-    response.end(body);
+    endInTurn(response, body);
     accessLog.write(id, 'GET', url, 200, performance.now() - started);
     return true;
   };
