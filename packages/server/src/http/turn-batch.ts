@@ -11,7 +11,7 @@ import type { ServerResponse } from 'node:http';
  * it answered more than one, so a quiet server answers at once and a busy one in batches.
  */
 
-let held: Array<ServerResponse | string> = [];
+let held: Array<[ServerResponse, string]> = [];
 let answeredThisTurn = 0;
 let busy = false;
 
@@ -20,10 +20,9 @@ function endTurn(): void {
   held = [];
   busy = answeredThisTurn > 1;
   answeredThisTurn = 0;
-  for (let i = 0; i < batch.length; i += 2) {
-    const response = batch[i] as ServerResponse;
+  for (const [response, body] of batch) {
     try {
-      response.end(batch[i + 1] as string);
+      response.end(body);
     } catch (err) {
       // One response that cannot be written must not keep the rest of the turn's from going out.
       response.destroy(err as Error);
@@ -37,6 +36,6 @@ function endTurn(): void {
  */
 export function endInTurn(response: ServerResponse, body: string): void {
   if (answeredThisTurn++ === 0) setImmediate(endTurn);
-  if (busy) held.push(response, body);
+  if (busy) held.push([response, body]);
   else response.end(body);
 }

@@ -78,17 +78,18 @@ function sendRaw(port: number, head: string) {
 function sendPipelined(port: number, heads: string[]) {
   return new Promise<string[]>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(heads.map((head) => `${head}\r\n`).join('')));
-    let text = '';
+    let bytes = Buffer.alloc(0);
     const responses: string[] = [];
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
+    socket.on('data', (chunk: Buffer) => {
+      bytes = Buffer.concat([bytes, chunk]);
       for (;;) {
-        const end = text.indexOf('\r\n\r\n');
-        const length = /\r\ncontent-length: (\d+)/i.exec(text.slice(0, end))?.[1];
-        if (end === -1 || length === undefined || text.length < end + 4 + Number(length)) break;
-        responses.push(text.slice(0, end + 4 + Number(length)).replace(/\r\nDate: [^\r]*/, ''));
-        text = text.slice(end + 4 + Number(length));
+        const end = bytes.indexOf('\r\n\r\n');
+        if (end === -1) break;
+        const length = /\r\ncontent-length: (\d+)/i.exec(bytes.toString('latin1', 0, end))?.[1];
+        const size = end + 4 + Number(length);
+        if (length === undefined || bytes.length < size) break;
+        responses.push(bytes.toString('utf8', 0, size).replace(/\r\nDate: [^\r]*/, ''));
+        bytes = bytes.subarray(size);
       }
       if (responses.length === heads.length) {
         socket.destroy();
@@ -324,6 +325,7 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
       [get(one, 'p1'), get(one, 'p2'), get(`/api${one}`, 'p3')],
       [get(one, 'p4'), get('/v1/snapshots/snap_00000000000000000000000000', 'p5'), get(one, 'p6'), get(one, 'p7')],
     ];
+    let last: string[] = [];
     for (const heads of pipelines) {
       const viaFast = await sendPipelined(fastPort, heads);
       const viaPlain = await sendPipelined(plainPort, heads);
@@ -338,15 +340,13 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
         heads.map((head) => /X-Request-Id: (\S+)/.exec(head)?.[1]),
         'in the order asked',
       );
+      last = viaFast;
     }
-    const last = await sendPipelined(fastPort, pipelines[1] as string[]);
-    assert.match(last[1] as string, /^HTTP\/1\.1 404 /);
-    for (const i of [0, 2, 3]) {
-      assert.match(last[i] as string, /^HTTP\/1\.1 200 /);
-      assert.equal(
-        JSON.parse((last[i] as string).slice((last[i] as string).indexOf('\r\n\r\n') + 4)).data.id,
-        snapshotId,
-      );
+    const [first, missing, ...rest] = last as [string, string, ...string[]];
+    assert.match(missing, /^HTTP\/1\.1 404 /);
+    for (const text of [first, ...rest]) {
+      assert.match(text, /^HTTP\/1\.1 200 /);
+      assert.equal(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).data.id, snapshotId);
     }
   });
 
