@@ -7,7 +7,8 @@ import type { Domain } from './context.js';
 import { pageQuery, pageResult, type PageRequest } from './cursor.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from './validate.js';
 
-export const EDGE_LABEL_MAX = 1000;
+// DESIGN 1.2: every text field beyond those it names may hold up to 20,000 characters.
+export const EDGE_LABEL_MAX = 20_000;
 export const DEFAULT_EDGE_STRENGTH = 0.5;
 
 export const EDGE_READ_ONLY_FIELDS = ['id', 'brain_id', 'source_id', 'target_id', 'created_at', 'updated_at'] as const;

@@ -62,7 +62,7 @@ describe('POST /v1/edges: create', () => {
     assert.deepEqual(await brainEdges(api, key, key.brainId), [edge]);
   });
 
-  it('stores the given strength and label, including the bounds 0 and 1', async () => {
+  it('stores the given strength and label, including the bounds 0 and 1 and a 20,000-character label', async () => {
     const key = await newKey(api);
     const [a, b] = await pair(key);
     const res = await api.request('POST', '/v1/edges', {
@@ -85,11 +85,18 @@ describe('POST /v1/edges: create', () => {
     assert.equal(one.status, 201, JSON.stringify(one.body));
     assert.equal(one.body.data.strength, 1);
     assert.equal(one.body.data.label, null);
+    const longest = await api.request('POST', '/v1/edges', {
+      key,
+      body: { source_id: b.id, target_id: a.id, edge_type: 'supports', label: 'y'.repeat(20_000) },
+    });
+    assert.equal(longest.status, 201, JSON.stringify(longest.body));
+    assert.equal(longest.body.data.label.length, 20_000);
     const stored = await brainEdges(api, key, key.brainId);
     assert.deepEqual(stored.map((e) => [e.edge_type, e.strength, e.label]).sort(), [
       ['contradicts', 1, null],
       ['elaborates', 0.83, 'adds the math'],
       ['supports', 0, null],
+      ['supports', 0.5, 'y'.repeat(20_000)],
     ]);
   });
 
@@ -165,6 +172,11 @@ describe('POST /v1/edges: create', () => {
         'strength null',
         (a, b) => ({ source_id: a.id, target_id: b.id, edge_type: 'supports', strength: null }),
         'strength',
+      ],
+      [
+        'label of 20,001 characters',
+        (a, b) => ({ source_id: a.id, target_id: b.id, edge_type: 'supports', label: 'x'.repeat(20_001) }),
+        'label',
       ],
       [
         'label that is not a string',

@@ -92,6 +92,13 @@ describe('PUT /v1/edges/:id', () => {
     assert.equal((await storedEdge(api, key, edge))?.label, null);
   });
 
+  it('a label of 20,000 characters is accepted', async () => {
+    const { key, edge } = await setup();
+    const res = await put(key, edge.id, { label: 'z'.repeat(20_000) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await storedEdge(api, key, edge))?.label, 'z'.repeat(20_000));
+  });
+
   it('strength 0 and 1 are accepted', async () => {
     const { key, edge } = await setup();
     const zero = await put(key, edge.id, { strength: 0 });
@@ -223,6 +230,7 @@ describe('PUT /v1/edges/:id', () => {
       ['edge_type outside the six', { edge_type: 'likes' }, 'edge_type'],
       ['edge_type null', { edge_type: null }, 'edge_type'],
       ['label not a string', { label: 3 }, 'label'],
+      ['label of 20,001 characters', { label: 'x'.repeat(20_001) }, 'label'],
       ['unknown field', { strength: 0.6, colour: 'red' }, 'colour'],
     ];
     for (const [name, body, field] of cases) {
