@@ -66,7 +66,8 @@ async function waitForIdle(pid) {
 let scriptCounter = 0;
 
 async function runWrk({ url, headers, seconds, connections, method, body }) {
-  const args = ['-t', '2', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '--latency'];
+  const threads = Math.min(2, connections); // wrk wants at least one connection per thread
+  const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '--latency'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   let script;
   if (method !== 'GET' || body !== undefined) {

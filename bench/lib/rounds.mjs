@@ -12,7 +12,7 @@
 import { measure, summarize } from './load.mjs';
 
 /**
- * variants: [{ name, start: async (round) => server, ops: [{ op, url(server), headers?, method?, body? }],
+ * variants: [{ name, start: async (round) => server, ops: [{ op, url(server), headers?, method?, body?, connections? }],
  *              after?: async (server, round) => void }],
  * where headers is an object or a function of the server, and `after` runs once the operations
  * are measured, before the server stops.
@@ -33,7 +33,7 @@ export async function runInterleaved({
       const server = await variant.start(round);
       try {
         for (const op of variant.ops) {
-          const load = { op, server, connections, allowNoResponse };
+          const load = { op, server, connections: op.connections ?? connections, allowNoResponse };
           const what = `${variant.name} ${op.op}`;
           if (warmupSeconds > 0)
             await measureOne({ ...load, seconds: warmupSeconds, what: `${what} (warm-up)`, allowNoResponse: true });
