@@ -10,7 +10,7 @@
 // Both builds must have run `npm run build`; both use this checkout's schema (migrated first).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cleanupAll } from './lib/cleanup.mjs';
+import { runMain } from './lib/cleanup.mjs';
 import { loadTool, summarize } from './lib/load.mjs';
 import { createBenchDatabase, postgresAnswers } from './lib/postgres.mjs';
 import { range, ratio } from './lib/report.mjs';
@@ -86,11 +86,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (err) {
-  console.error(err.stack ?? String(err));
-  process.exitCode = 1;
-} finally {
-  await cleanupAll();
-}
+await runMain(main);

@@ -9,7 +9,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cleanupAll } from './lib/cleanup.mjs';
+import { runMain } from './lib/cleanup.mjs';
 import { checkSeededTotals } from './lib/http.mjs';
 import { loadToolVersion, summarize } from './lib/load.mjs';
 import { failures, machineDescription, range, ratio, table } from './lib/report.mjs';
@@ -161,11 +161,4 @@ async function main() {
   console.error(`\nwritten to ${file}`);
 }
 
-try {
-  await main();
-} catch (err) {
-  console.error(err.stack ?? String(err));
-  process.exitCode = 1;
-} finally {
-  await cleanupAll();
-}
+await runMain(main);

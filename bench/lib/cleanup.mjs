@@ -58,3 +58,15 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     cleanupAll().finally(() => process.exit(130));
   });
 }
+
+/** An entry point's body: an error is printed and fails the process, and everything is released. */
+export async function runMain(main) {
+  try {
+    await main();
+  } catch (err) {
+    console.error(err.stack ?? String(err));
+    process.exitCode = 1;
+  } finally {
+    await cleanupAll();
+  }
+}
