@@ -65,16 +65,19 @@ async function main() {
       }),
   });
   const variants = [build('this build', REPO), build('other build', values.other)];
+  const rotations = 3;
   const samples = await runAlternating({
     scenario: 'compare-builds',
     generations,
-    rotations: 3,
+    rotations,
     seconds,
     warmupSeconds: quick ? 0 : 1,
     connections: 50,
     variants,
   });
-  console.log(`\n${values.backend}, ${loadTool}, ${generations} generation(s) × 6 alternating rounds of ${seconds} s`);
+  console.log(
+    `\n${values.backend}, ${loadTool}, ${generations} generation(s) × ${rotations * variants.length} alternating rounds of ${seconds} s`,
+  );
   for (const { op } of ops) {
     const mine = samples[`this build|${op}`];
     const other = samples[`other build|${op}`];

@@ -130,14 +130,13 @@ async function main() {
   for (const { suffix } of LOADS)
     for (const request of ['GET one', 'list of 50', 'edges, limit=200']) {
       const op = `${request}${suffix}`;
-      const s = (name) => samples[`${name}|${op}`];
-      const of = (b) => s(b === brains.small ? 'small' : 'large');
+      const of = (b) => samples[`${b === brains.small ? 'small' : 'large'}|${op}`];
       rows.push([`${op}: req/s`, ...both((b) => summarize(of(b), 'rps'))]);
       rows.push([`${op}: server CPU µs/req`, ...both((b) => summarize(of(b), 'cpuPerRequestUs'))]);
       const p99 = both((b) => summarize(of(b), 'p99'), 2);
-      p99[0] += failures(s('small'));
-      p99[1] += failures(s('large'));
-      p99[2] = ratio(pairedRatio(s('large'), s('small'), 'p99'));
+      p99[0] += failures(of(brains.small));
+      p99[1] += failures(of(brains.large));
+      p99[2] = ratio(pairedRatio(of(brains.large), of(brains.small), 'p99'));
       rows.push([`${op}: p99 ms`, ...p99]);
     }
   const report = [

@@ -60,6 +60,15 @@ describe('GET /v1/snapshots: order', () => {
     assert.equal(page.count, 6);
   });
 
+  it('snapshots made in the same millisecond list in reverse order of creation', async () => {
+    const page = await list(api, key);
+    const ties = [made.tieA!.id, made.tieB!.id, made.tieC!.id];
+    assert.deepEqual(
+      ids(page.data).filter((id) => ties.includes(id)),
+      [...ties].reverse(),
+    );
+  });
+
   it('returns full snapshot objects identical to GET one', async () => {
     const page = await list(api, key);
     for (const row of page.data) {
