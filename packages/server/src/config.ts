@@ -19,6 +19,7 @@ export const ConfigSchema = Type.Object({
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: ANONYMOUS_DEFAULT_LIMITS.perMinute }),
   ANON_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: ANONYMOUS_DEFAULT_LIMITS.perSecond }),
   TRUST_PROXY: Type.String({ default: 'false' }),
+  BACKGROUND_WORK: Type.Boolean({ default: true }),
 });
 
 type Env = Static<typeof ConfigSchema>;
@@ -41,6 +42,8 @@ export interface Config {
   anonymousLimits: { perMinute: number; perSecond: number };
   /** Which forwarded client address to believe (Fastify's trustProxy): none by default. */
   trustProxy: boolean | number | string[];
+  /** Whether this process runs the background worker (auto-linking, embeddings); off for API-only nodes. */
+  backgroundWork: boolean;
 }
 
 const validate = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false }).compile<Env>(
@@ -123,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: v.RATE_LIMITS,
     anonymousLimits: { perMinute: v.ANON_RATE_LIMIT_PER_MINUTE, perSecond: v.ANON_RATE_LIMIT_PER_SECOND },
     trustProxy: parseTrustProxy(v.TRUST_PROXY),
+    backgroundWork: v.BACKGROUND_WORK,
   };
 }
