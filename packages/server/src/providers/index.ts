@@ -1,0 +1,5 @@
+/**
+ * Outside services that Snapgraph calls (DESIGN 4.3): what the domain, the background queue and
+ * the HTTP error handler need of them, and nothing of how they are called.
+ */
+export { bufferToVector, cosineOfNormalized, dot, l2Normalize, vectorToBuffer } from './vectors.js';
