@@ -59,8 +59,12 @@ export interface Contradiction {
 export interface SearchStore {
   /** The `limit` most relevant text matches in scope, best first, and how many match in all. */
   textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<{ hits: TextHit[]; total: number }>;
-  /** The relevance of those of `ids` that match the query in scope (the others are left out). */
-  relevanceOf(scope: SearchScope, query: ParsedQuery, ids: string[]): Promise<TextHit[]>;
+  /**
+   * Those of `ids` that match the query in scope but were not among the best `textMatches`
+   * read: they rank below every one of those, so only that they match is read, not how well
+   * (ranking them would rank every match of the query).
+   */
+  deeperMatches(scope: SearchScope, query: ParsedQuery, ids: string[]): Promise<{ id: string; created_at: string }[]>;
   /** Edges of the brain touching any of `ids`, in either direction, strongest first, at most `limit`. */
   edgesTouching(brainId: string, ids: string[], limit: number): Promise<GraphEdge[]>;
   /** Those of `ids` in scope (brain, type, tag), with their JSON. */

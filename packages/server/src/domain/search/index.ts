@@ -84,9 +84,9 @@ export async function searchSnapshots(
 
   const meaning = await meaningOf(domain, brainId, query);
   let broughtIn = 0;
-  if (meaning.view) broughtIn += await addMeaning(domain, scope, parsed, candidates, meaning.view, textPart, wanted);
+  if (meaning.view) broughtIn += await addMeaning(domain, scope, parsed, candidates, meaning.view, wanted);
   if (request.graph && candidates.size > 0) {
-    broughtIn += await spreadOverGraph(domain, scope, parsed, candidates, textPart);
+    broughtIn += await spreadOverGraph(domain, scope, parsed, candidates);
   }
   for (const c of candidates.values()) c.score = finalScore(c.base, request.graph ? (c.graph?.value ?? 0) : undefined);
   if (request.graph) rankNewerVersionsFirst(candidates, await supersessions(domain, brainId, candidates));
@@ -137,7 +137,6 @@ export async function searchSnapshots(
     s: SearchScope,
     q: typeof parsed,
     all: Map<string, Candidate>,
-    relative: (hit: TextHit) => number,
   ): Promise<number> {
     const seeds = new Map(
       [...all.values()]
@@ -148,8 +147,12 @@ export async function searchSnapshots(
     const edges = await d.store.search.edgesTouching(s.brainId, [...seeds.keys()], RANKING.edgeLimit);
     const parts = graphParts(seeds, edges);
     const reached = [...parts.keys()].filter((id) => !all.has(id));
-    const deeper = await d.store.search.relevanceOf(s, q, reached);
-    for (const hit of deeper) all.set(hit.id, candidate(hit.id, hit.created_at, relative(hit)));
+    // Matches deeper than the candidates read rank below all of them: their text part counts as 0.
+    const deeper = await d.store.search.deeperMatches(s, q, reached);
+    for (const hit of deeper) {
+      const meant = meaning.view?.of(hit.id);
+      all.set(hit.id, { ...candidate(hit.id, hit.created_at, 0), semantic: meant, base: baseScore(0, meant) });
+    }
     const unmatched = reached.filter((id) => !all.has(id) && (parts.get(id)?.value ?? 0) >= RANKING.bringInMin);
     // Only those in scope (the brain, and the type and tag asked for) may enter.
     const inScope = await d.store.search.snapshotsIn(s, unmatched);
@@ -192,7 +195,6 @@ async function addMeaning(
   parsed: ParsedQuery,
   candidates: Map<string, Candidate>,
   view: MeaningView,
-  relative: (hit: TextHit) => number,
   wanted: number,
 ): Promise<number> {
   for (const c of candidates.values()) {
@@ -203,25 +205,25 @@ async function addMeaning(
     .nearest(Math.max(wanted + RANKING.spare, RANKING.seeds), RANKING.semanticMin)
     .filter((n) => !candidates.has(n.id));
   const ids = near.map((n) => n.id);
-  const [textHits, inScope] = await Promise.all([
-    domain.store.search.relevanceOf(scope, parsed, ids),
+  const [deeper, inScope] = await Promise.all([
+    domain.store.search.deeperMatches(scope, parsed, ids),
     domain.store.search.snapshotsIn(scope, ids),
   ]);
-  const textOf = new Map(textHits.map((hit) => [hit.id, relative(hit)]));
+  // Text matches deeper than the candidates read count as text 0, and are in `count` already.
+  const textMatches = new Set(deeper.map((hit) => hit.id));
   for (const row of inScope) {
-    const text = textOf.get(row.id) ?? 0;
     const semantic = view.of(row.id);
     candidates.set(row.id, {
       id: row.id,
       created_at: row.created_at,
-      text,
+      text: 0,
       semantic,
-      base: baseScore(text, semantic),
+      base: baseScore(0, semantic),
       graph: undefined,
       score: 0,
     });
   }
-  return inScope.filter((row) => !textOf.has(row.id)).length;
+  return inScope.filter((row) => !textMatches.has(row.id)).length;
 }
 
 /** `evolved_from` edges between candidates: the newer (source) for each older (target). */

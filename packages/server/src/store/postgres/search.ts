@@ -45,8 +45,7 @@ const SQL = {
   searchTop: `${PARTS} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
     WHERE ${IN_SCOPE} ORDER BY relevance DESC, s.created_at DESC, s.id DESC LIMIT $6`,
   searchCount: `SELECT count(*)::int AS n FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
-  searchRelevanceOf: `${PARTS} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
-    WHERE ${IN_SCOPE} AND s.id = ANY($6::text[])`,
+  searchDeeperMatches: `SELECT s.id, s.created_at FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE} AND s.id = ANY($5::text[])`,
   searchFrequency: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2)`,
   searchBrainSize: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1`,
   searchEdgesTouching: `SELECT id, source_id, target_id, edge_type, strength FROM edges
@@ -116,19 +115,11 @@ export class PostgresSearchStore implements SearchStore {
     return { hits, total: count[0]?.n ?? 0 };
   }
 
-  async relevanceOf(scope: SearchScope, query: ParsedQuery, ids: string[]) {
-    if (ids.length === 0) return [];
-    const weighted = await this.weighted(scope.brainId, query);
-    if (weighted === undefined) return [];
-    const [parts, idfs] = weighted;
-    return this.rows<TextHit>('searchRelevanceOf', [
-      scope.brainId,
-      parts,
-      scope.type ?? null,
-      scope.tag ?? null,
-      idfs,
-      ids,
-    ]);
+  async deeperMatches(scope: SearchScope, query: ParsedQuery, ids: string[]) {
+    const parts = tsqueryParts(query);
+    if (ids.length === 0 || parts.length === 0) return [];
+    const values = [scope.brainId, parts, scope.type ?? null, scope.tag ?? null, ids];
+    return this.rows<{ id: string; created_at: string }>('searchDeeperMatches', values);
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {

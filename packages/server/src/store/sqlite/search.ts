@@ -12,24 +12,24 @@ import { lazyStatements } from './lazy-statement.js';
 import { snapshotJson } from './snapshot-json.js';
 
 /**
- * BM25 field weights, in the index's column order (search-index-sql.ts): brain and kind are
- * filters and weigh nothing; a word in the name or a tag counts 3× and 2× one in the core, and
- * a word in a narrative field half. Tuned on ../shared/search-eval (docs/ranking.md).
+ * BM25 field weights, in the index's column order (search-index-sql.ts): a word in the name or a
+ * tag counts 3× and 2× one in the core, and a word in a narrative field half. Tuned on
+ * ../shared/search-eval (docs/ranking.md).
  */
 export const SQLITE_FIELD_WEIGHTS = { name: 3, tags: 2, core: 1, body: 0.5 } as const;
 const W = SQLITE_FIELD_WEIGHTS;
-const BM25 = `bm25(snapshot_search, 0, 0, ${W.name}, ${W.tags}, ${W.core}, ${W.body})`;
+const BM25 = `bm25(snapshot_search, ${W.name}, ${W.tags}, ${W.core}, ${W.body})`;
 
-const HAS_TAG = `(@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(s.tags) WHERE value = @tag))`;
 const IDS = `(SELECT value FROM json_each(@ids))`;
-
-/** The FTS5 token of a brain, as the index stores it (search-index-sql.ts). */
-const brainToken = (brainId: string) => `${brainId.replaceAll('_', '')}0`;
+const HAS_TAG = (snapshotId: string) =>
+  `(@tag IS NULL OR EXISTS (SELECT 1 FROM snapshots t, json_each(t.tags) WHERE t.id = ${snapshotId} AND json_each.value = @tag))`;
+/** A match's row in scope: its brain and type are in the row map, looked up by rowid per match. */
+const IN_SCOPE = `r.brain_id = @brain AND (@type IS NULL OR r.type = @type) AND ${HAS_TAG('r.snapshot_id')}`;
 const quoted = (words: string[]) => `"${words.join(' ')}"`;
 
 /**
- * The FTS5 expression of a query in scope, or undefined when nothing can match. Every word is
- * quoted (letters and digits only, from parseQuery), so user text is never FTS5 syntax.
+ * The FTS5 expression of a query, or undefined when nothing can match. Every word is quoted
+ * (letters and digits only, from parseQuery), so user text is never FTS5 syntax.
  */
 export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | undefined {
   const parts = [
@@ -38,15 +38,11 @@ export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | 
     ...query.phrases.map(quoted),
   ];
   if (parts.length === 0) return undefined;
-  let expression = `brain : ${quoted([brainToken(scope.brainId)])}`;
-  if (scope.type !== undefined) expression += ` AND kind : ${quoted([`k${scope.type}0`])}`;
-  if (scope.tag !== undefined) {
-    // A pre-filter on the tag's words; the exact tag is checked on the row (HAS_TAG).
-    const words = scope.tag.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-    if (!words) return undefined;
-    expression += ` AND tags : ${quoted(words)}`;
-  }
-  return `${expression} AND {name tags core body} : (${parts.join(' OR ')})`;
+  const words = `(${parts.join(' OR ')})`;
+  if (scope.tag === undefined) return words;
+  // A pre-filter on the tag's words; the exact tag is checked on the row (HAS_TAG).
+  const tagWords = scope.tag.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return tagWords ? `tags : ${quoted(tagWords)} AND ${words}` : undefined;
 }
 
 /** Search on SQLite: FTS5 with BM25 for text, plain indexed reads for the rest. */
@@ -55,54 +51,43 @@ export class SqliteSearchStore implements SearchStore {
 
   constructor(private readonly db: SqliteDatabase) {
     const prepared = lazyStatements(db);
+    // `+brain_id`: a brain's index would read the whole brain; the ids are looked up instead.
     this.stmt = {
-      // FTS5 sorts by rank itself and stops at the limit; rows are read only for the top ones.
       topMatches: prepared<TextHit>(
-        `SELECT r.snapshot_id AS id, -m.rank AS relevance, s.created_at
-         FROM (SELECT rowid, rank FROM snapshot_search WHERE snapshot_search MATCH @match
-               AND rank MATCH '${BM25.replace('snapshot_search, ', '')}' ORDER BY rank LIMIT @limit) m
-         JOIN snapshot_search_rows r ON r.rowid = m.rowid JOIN snapshots s ON s.id = r.snapshot_id
-         ORDER BY m.rank, s.created_at DESC, s.id DESC`,
+        `SELECT m.id, m.relevance, s.created_at
+         FROM (SELECT r.snapshot_id AS id, -${BM25} AS relevance
+               FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
+               WHERE snapshot_search MATCH @match AND ${IN_SCOPE}
+               ORDER BY relevance DESC LIMIT @limit) m
+         JOIN snapshots s ON s.id = m.id
+         ORDER BY m.relevance DESC, s.created_at DESC, s.id DESC`,
       ),
       countMatches: prepared<{ n: number }>(
-        `SELECT count(*) AS n FROM snapshot_search WHERE snapshot_search MATCH @match`,
-      ),
-      topTaggedMatches: prepared<TextHit>(
-        `SELECT r.snapshot_id AS id, -${BM25} AS relevance, s.created_at
-         FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
-         JOIN snapshots s ON s.id = r.snapshot_id
-         WHERE snapshot_search MATCH @match AND ${HAS_TAG}
-         ORDER BY relevance DESC, s.created_at DESC, s.id DESC LIMIT @limit`,
-      ),
-      countTaggedMatches: prepared<{ n: number }>(
         `SELECT count(*) AS n FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
-         JOIN snapshots s ON s.id = r.snapshot_id WHERE snapshot_search MATCH @match AND ${HAS_TAG}`,
+         WHERE snapshot_search MATCH @match AND ${IN_SCOPE}`,
       ),
-      relevanceOf: prepared<TextHit>(
-        `SELECT r.snapshot_id AS id, -${BM25} AS relevance, s.created_at
-         FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
-         JOIN snapshots s ON s.id = r.snapshot_id
-         WHERE snapshot_search MATCH @match
-           AND snapshot_search.rowid IN (SELECT rowid FROM snapshot_search_rows WHERE snapshot_id IN ${IDS})
-           AND ${HAS_TAG}`,
+      deeperMatches: prepared<{ id: string; created_at: string }>(
+        `SELECT r.snapshot_id AS id, s.created_at FROM snapshot_search_rows r JOIN snapshots s ON s.id = r.snapshot_id
+         WHERE r.snapshot_id IN ${IDS} AND ${IN_SCOPE}
+           AND EXISTS (SELECT 1 FROM snapshot_search WHERE snapshot_search MATCH @match AND rowid = r.rowid)`,
       ),
       edgesTouching: prepared<GraphEdge>(
-        `SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE brain_id = @brain AND source_id IN ${IDS}
-         UNION SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE brain_id = @brain AND target_id IN ${IDS}
+        `SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE source_id IN ${IDS} AND +brain_id = @brain
+         UNION SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE target_id IN ${IDS} AND +brain_id = @brain
          ORDER BY strength DESC, id LIMIT @limit`,
       ),
       snapshotsIn: prepared<FoundSnapshot>(
-        `SELECT id, name, created_at, ${snapshotJson} AS json FROM snapshots s
-         WHERE brain_id = @brain AND id IN ${IDS} AND (@type IS NULL OR type = @type) AND ${HAS_TAG}`,
+        `SELECT id, name, created_at, ${snapshotJson} AS json FROM snapshots
+         WHERE id IN ${IDS} AND +brain_id = @brain AND (@type IS NULL OR type = @type) AND ${HAS_TAG('snapshots.id')}`,
       ),
       contradictionsOf: prepared<Contradiction>(
         `SELECT e.source_id AS subject_id, e.target_id AS snapshot_id, o.name, e.id AS edge_id, e.strength
          FROM edges e JOIN snapshots o ON o.id = e.target_id
-         WHERE e.brain_id = @brain AND e.edge_type = 'contradicts' AND e.source_id IN ${IDS}
+         WHERE e.source_id IN ${IDS} AND +e.brain_id = @brain AND +e.edge_type = 'contradicts'
          UNION ALL
          SELECT e.target_id, e.source_id, o.name, e.id, e.strength
          FROM edges e JOIN snapshots o ON o.id = e.source_id
-         WHERE e.brain_id = @brain AND e.edge_type = 'contradicts' AND e.target_id IN ${IDS}
+         WHERE e.target_id IN ${IDS} AND +e.brain_id = @brain AND +e.edge_type = 'contradicts'
          ORDER BY strength DESC, edge_id`,
       ),
     };
@@ -111,26 +96,19 @@ export class SqliteSearchStore implements SearchStore {
   async textMatches(scope: SearchScope, query: ParsedQuery, limit: number) {
     const match = ftsExpression(scope, query);
     if (match === undefined) return { hits: [], total: 0 };
-    const tag = scope.tag ?? null;
+    const params = { match, brain: scope.brainId, type: scope.type ?? null, tag: scope.tag ?? null };
     // The page and the count in one read transaction, so both describe the same state.
-    return this.db.transaction(() => {
-      if (tag === null) {
-        return {
-          hits: this.stmt.topMatches().all({ match, limit }),
-          total: this.stmt.countMatches().get({ match })?.n ?? 0,
-        };
-      }
-      return {
-        hits: this.stmt.topTaggedMatches().all({ match, limit, tag }),
-        total: this.stmt.countTaggedMatches().get({ match, tag })?.n ?? 0,
-      };
-    })();
+    return this.db.transaction(() => ({
+      hits: this.stmt.topMatches().all({ ...params, limit }),
+      total: this.stmt.countMatches().get(params)?.n ?? 0,
+    }))();
   }
 
-  async relevanceOf(scope: SearchScope, query: ParsedQuery, ids: string[]) {
+  async deeperMatches(scope: SearchScope, query: ParsedQuery, ids: string[]) {
     const match = ftsExpression(scope, query);
     if (match === undefined || ids.length === 0) return [];
-    return this.stmt.relevanceOf().all({ match, ids: JSON.stringify(ids), tag: scope.tag ?? null });
+    const params = { match, brain: scope.brainId, type: scope.type ?? null, tag: scope.tag ?? null };
+    return this.stmt.deeperMatches().all({ ...params, ids: JSON.stringify(ids) });
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {
