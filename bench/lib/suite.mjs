@@ -7,6 +7,7 @@ import * as deepPages from '../scenarios/deep-pages.mjs';
 import * as postgres from '../scenarios/postgres.mjs';
 import * as ratelimit from '../scenarios/ratelimit.mjs';
 import * as reads from '../scenarios/reads.mjs';
+import * as search from '../scenarios/search.mjs';
 import * as searchQuality from '../scenarios/search-quality.mjs';
 import * as sustainedWrites from '../scenarios/sustained-writes.mjs';
 import * as writes from '../scenarios/writes.mjs';
@@ -17,11 +18,12 @@ import { machineDescription, targetsTable } from './report.mjs';
 import { REPO } from './server.mjs';
 
 export const SCENARIOS = Object.fromEntries(
-  [reads, writes, sustainedWrites, deepPages, postgres, ratelimit, searchQuality].map((s) => [s.id, s]),
+  [reads, writes, sustainedWrites, deepPages, postgres, ratelimit, search, searchQuality].map((s) => [s.id, s]),
 );
 
 const USAGE = `Usage: node bench/run.mjs [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]
                          [--only ${Object.keys(SCENARIOS).join(',')}]
+                         search: [--large] (also 1,000,000 snapshots and 3,000,000 edges)
                          search-quality: [--data DIR] [--set musique|hotpotqa] [--backend sqlite|postgres]`;
 
 function options(argv) {
@@ -37,6 +39,7 @@ function options(argv) {
       data: { type: 'string' },
       set: { type: 'string' },
       backend: { type: 'string' },
+      large: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -48,7 +51,7 @@ function options(argv) {
     warmupSeconds: Number(values.warmup ?? (quick ? 0 : 1)),
     connections: Number(values.connections),
   };
-  const scenarioOptions = { data: values.data, set: values.set, backend: values.backend };
+  const scenarioOptions = { data: values.data, set: values.set, backend: values.backend, large: values.large };
   for (const [name, value] of Object.entries(ctx)) {
     if (
       name !== 'quick' &&
