@@ -9,6 +9,10 @@ export type SnapshotType = (typeof SNAPSHOT_TYPES)[number];
 export const EDGE_TYPES = ['supports', 'contradicts', 'elaborates', 'caused_by', 'evolved_from', 'related_to'] as const;
 export type EdgeType = (typeof EDGE_TYPES)[number];
 
+/** Who made an edge: the user (through POST /v1/edges, or by editing an auto edge) or the service. */
+export const EDGE_ORIGINS = ['manual', 'auto'] as const;
+export type EdgeOrigin = (typeof EDGE_ORIGINS)[number];
+
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
@@ -55,6 +59,7 @@ export interface Edge {
   edge_type: EdgeType;
   strength: number;
   label: string | null;
+  origin: EdgeOrigin;
   created_at: string;
   updated_at: string;
 }
@@ -63,6 +68,8 @@ export interface Brain {
   id: string;
   account_id: string;
   name: string;
+  /** Whether the service links this brain's snapshots by itself (DESIGN 4.2). */
+  auto_link: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -70,6 +77,8 @@ export interface Brain {
 export interface BrainWithCounts extends Brain {
   snapshot_count: number;
   edge_count: number;
+  /** Background tasks queued for the brain: what a client waits on after a bulk load. */
+  pending_work: { auto_link: number; embeddings: number };
 }
 
 export interface Account {

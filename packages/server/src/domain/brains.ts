@@ -1,14 +1,20 @@
 import { isoTime } from '../clock.js';
-import { notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { BrainWithCounts, Page, PageOf, Principal } from '../model.js';
 import type { Domain } from './context.js';
-import { Problems } from './validate.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
 
 export const BRAIN_NAME_MAX = 200;
 
 export interface BrainInput {
   name: string;
+  auto_link?: boolean;
+}
+
+export interface BrainPatch {
+  name?: string;
+  auto_link?: boolean;
 }
 
 /**
@@ -27,9 +33,54 @@ export async function createBrain(
   const at = isoTime(now);
   const owner = accountId ?? newId('acct', now);
   const newAccount = accountId === undefined ? { id: owner, created_at: at } : undefined;
-  const brain = { id: newId('brain', now), account_id: owner, name, created_at: at, updated_at: at };
+  const brain = {
+    id: newId('brain', now),
+    account_id: owner,
+    name,
+    auto_link: input.auto_link ?? false,
+    created_at: at,
+    updated_at: at,
+  };
   await domain.store.insertBrain(brain, newAccount);
-  return { ...brain, snapshot_count: 0, edge_count: 0 };
+  return { ...brain, snapshot_count: 0, edge_count: 0, pending_work: { auto_link: 0, embeddings: 0 } };
+}
+
+/** Fields the service sets; a client may send them back on update, unchanged. */
+export const BRAIN_READ_ONLY_FIELDS = ['id', 'account_id', 'created_at', 'updated_at'] as const;
+
+/**
+ * Renames a brain or turns automatic linking on or off. Turning it on queues the brain's
+ * existing snapshots for linking too (a trigger does it in the same transaction). The counts
+ * (`snapshot_count`, `edge_count`, `pending_work`) are derived, not stored: sent back, they are
+ * ignored, since they may have moved since the client read them.
+ */
+export async function updateBrain(
+  domain: Domain,
+  principal: Principal,
+  id: string,
+  patch: BrainPatch & Record<string, unknown>,
+): Promise<BrainWithCounts> {
+  const problems = new Problems();
+  const name = patch.name === undefined ? undefined : problems.trimmed('name', patch.name, 1, BRAIN_NAME_MAX);
+  problems.throwIfAny();
+  const now = domain.clock.now();
+  const updated = await domain.store.updateBrain(principal.accountId, id, (current) => {
+    checkReadOnly(patch, current as unknown as Record<string, unknown>, BRAIN_READ_ONLY_FIELDS);
+    if (name === undefined && patch.auto_link === undefined) {
+      throw new AppError('BAD_REQUEST', 'nothing to update: send name or auto_link');
+    }
+    return {
+      ...current,
+      name: name ?? current.name,
+      auto_link: patch.auto_link ?? current.auto_link,
+      updated_at: nextUpdatedAt(current.updated_at, now),
+    };
+  });
+  if (!updated) {
+    checkIdOfMissing(patch, id);
+    throw notFound('brain');
+  }
+  return updated;
 }
 
 export async function getBrain(domain: Domain, principal: Principal, brainId: string): Promise<BrainWithCounts> {

@@ -11,7 +11,15 @@ import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from './validate.js';
 export const EDGE_LABEL_MAX = 20_000;
 export const DEFAULT_EDGE_STRENGTH = 0.5;
 
-export const EDGE_READ_ONLY_FIELDS = ['id', 'brain_id', 'source_id', 'target_id', 'created_at', 'updated_at'] as const;
+export const EDGE_READ_ONLY_FIELDS = [
+  'id',
+  'brain_id',
+  'source_id',
+  'target_id',
+  'origin',
+  'created_at',
+  'updated_at',
+] as const;
 
 export interface EdgeCreateInput {
   source_id: string;
@@ -48,6 +56,7 @@ export async function createEdge(domain: Domain, principal: Principal, input: Ed
     edge_type: input.edge_type,
     strength: input.strength ?? DEFAULT_EDGE_STRENGTH,
     label: input.label ?? null,
+    origin: 'manual',
     created_at: at,
     updated_at: at,
   };
@@ -125,6 +134,8 @@ export async function updateEdge(domain: Domain, principal: Principal, id: strin
       edge_type: patch.edge_type ?? current.edge_type,
       strength: patch.strength ?? current.strength,
       label: 'label' in patch ? (patch.label ?? null) : current.label,
+      // DESIGN 4.2: the user owns an automatic edge from the moment they edit it.
+      origin: 'manual',
       updated_at: nextUpdatedAt(current.updated_at, now),
     };
   });
@@ -136,5 +147,7 @@ export async function updateEdge(domain: Domain, principal: Principal, id: strin
 }
 
 export async function deleteEdge(domain: Domain, principal: Principal, id: string): Promise<void> {
-  if (!(await domain.store.deleteEdge(principal.accountId, id))) throw notFound('edge');
+  // The tombstone keeps the service from making this edge again (DESIGN 4.2).
+  const at = isoTime(domain.clock.now());
+  if (!(await domain.store.deleteEdge(principal.accountId, id, at))) throw notFound('edge');
 }

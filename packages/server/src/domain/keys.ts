@@ -65,6 +65,7 @@ export async function issueApiKey(domain: Domain, options: NewKeyOptions): Promi
       id: brainId,
       account_id: accountId,
       name: 'Default brain',
+      auto_link: false,
       created_at: createdAt,
       updated_at: createdAt,
     };

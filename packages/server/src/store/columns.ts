@@ -36,6 +36,7 @@ export const EDGE_COLUMNS = [
   'edge_type',
   'strength',
   'label',
+  'origin',
   'created_at',
   'updated_at',
 ] as const;

@@ -12,6 +12,7 @@ import type {
   SnapshotType,
 } from '../model.js';
 import type { MaybePromise } from '../maybe.js';
+import type { SearchStore } from './search-store.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -45,6 +46,8 @@ export interface KeyProvisioning {
  */
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
+  /** What search reads (search-store.ts). */
+  readonly search: SearchStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;
@@ -62,6 +65,8 @@ export interface Store {
   /** With `newAccount`, the account is created with the brain, in one transaction. */
   insertBrain(brain: Brain, newAccount?: Account): Promise<void>;
   getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined>;
+  /** Runs `change` on the brain inside the transaction and stores name and auto_link. */
+  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined>;
   /** A cheap existence check, without the counts getBrain computes. */
   hasBrain(accountId: string, brainId: string): Promise<boolean>;
   /** For operators (the CLI): a brain whatever its account. */
@@ -86,5 +91,6 @@ export interface Store {
    */
   listEdges(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined>;
   updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
-  deleteEdge(accountId: string, id: string): Promise<boolean>;
+  /** Deletes the edge and records its tombstone (DESIGN 4.2), atomically. */
+  deleteEdge(accountId: string, id: string, at: string): Promise<boolean>;
 }

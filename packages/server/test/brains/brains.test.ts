@@ -20,7 +20,17 @@ import {
   type Snapshot,
 } from '../edges/fixtures.js';
 
-const BRAIN_KEYS = ['account_id', 'created_at', 'edge_count', 'id', 'name', 'snapshot_count', 'updated_at'];
+const BRAIN_KEYS = [
+  'account_id',
+  'auto_link',
+  'created_at',
+  'edge_count',
+  'id',
+  'name',
+  'pending_work',
+  'snapshot_count',
+  'updated_at',
+];
 
 describe('POST /v1/brains', () => {
   const clock = manualClock();
@@ -45,8 +55,10 @@ describe('POST /v1/brains', () => {
       id: brain.id,
       account_id: key.accountId,
       name: 'Research notes',
+      auto_link: false,
       snapshot_count: 0,
       edge_count: 0,
+      pending_work: { auto_link: 0, embeddings: 0 },
       created_at: iso(clock.now()),
       updated_at: iso(clock.now()),
     });

@@ -53,6 +53,7 @@ describe('POST /v1/edges: create', () => {
       edge_type: 'supports',
       strength: 0.5,
       label: null,
+      origin: 'manual',
       created_at: iso(now),
       updated_at: iso(now),
     });
@@ -479,6 +480,7 @@ describe('POST /v1/edges: create', () => {
         edge_type: 'evolved_from',
         strength: 0.5,
         label: 'v2',
+        origin: 'manual',
         created_at: iso(now),
         updated_at: iso(now),
       },

@@ -14,6 +14,7 @@ export const EDGE_KEYS = [
   'edge_type',
   'id',
   'label',
+  'origin',
   'source_id',
   'strength',
   'target_id',

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createBrain, getBrain, listBrains } from '../../domain/brains.js';
-import { BrainCreateBody, BrainEnvelope, BrainListEnvelope, BrainListQuery } from '../schemas/brain.js';
+import { createBrain, getBrain, listBrains, updateBrain } from '../../domain/brains.js';
+import {
+  BrainCreateBody,
+  BrainEnvelope,
+  BrainListEnvelope,
+  BrainListQuery,
+  BrainUpdateBody,
+} from '../schemas/brain.js';
 import { IdParams, responses } from '../schemas/common.js';
 import { sendCreated } from '../created.js';
 
@@ -50,5 +56,19 @@ export const brainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: await getBrain(app.domain, request.principal, request.params.id) }),
+  );
+
+  app.put(
+    '/brains/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a brain or turn automatic linking on or off',
+        params: IdParams,
+        body: BrainUpdateBody,
+        response: responses({ 200: BrainEnvelope }),
+      },
+    },
+    async (request) => ({ data: await updateBrain(app.domain, request.principal, request.params.id, request.body) }),
   );
 };

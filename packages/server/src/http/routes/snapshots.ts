@@ -18,6 +18,8 @@ import {
   SnapshotUpdateBody,
 } from '../schemas/snapshot.js';
 import { sendCreated } from '../created.js';
+import { searchSnapshots, type SearchPage } from '../../domain/search/index.js';
+import { SearchEnvelope, SearchQuery } from '../schemas/search.js';
 
 const tags = ['snapshots'];
 
@@ -51,6 +53,24 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const page = await listSnapshots(app.domain, request.principal, request.query);
       sendJsonText(reply, listBody(page, 'count', request.query.cursor !== undefined));
+    },
+  );
+
+  app.get(
+    '/snapshots/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search snapshots: text relevance, influenced by the graph (docs/ranking.md)',
+        querystring: SearchQuery,
+        response: responses({ 200: SearchEnvelope }),
+      },
+    },
+    async (request, reply) => {
+      const page = await searchSnapshots(app.domain, request.principal, request.query);
+      // Spec 8.4: clients may keep search results 30 to 60 seconds.
+      reply.header('cache-control', 'private, max-age=30');
+      sendJsonText(reply, searchBody(page));
     },
   );
 
@@ -99,3 +119,17 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** The search body as text: each result is the database's snapshot JSON with its score fields. */
+function searchBody(page: SearchPage): string {
+  const data = page.results.map((r) => {
+    const extra = {
+      score: r.score,
+      similarity: r.score.toFixed(4),
+      contradicted_by: r.contradicted_by,
+      ...(r.explain ? { explain: r.explain } : {}),
+    };
+    return `${r.json.slice(0, -1)},${JSON.stringify(extra).slice(1)}`;
+  });
+  return `{"data":[${data.join(',')}],"count":${page.count},"query":${JSON.stringify(page.query)}}`;
+}

@@ -1,10 +1,30 @@
 import { Type } from 'typebox';
 import { BRAIN_NAME_MAX } from '../../domain/brains.js';
-import { PageLimit, PageOffset, Timestamp, TrimmedText } from './common.js';
+import { PageLimit, PageOffset, ReadOnly, Timestamp, TrimmedText } from './common.js';
+
+const BrainName = TrimmedText(1, BRAIN_NAME_MAX, `1 to ${BRAIN_NAME_MAX} characters after trimming`);
+const AutoLink = Type.Boolean({
+  description: 'Whether the service links new and updated snapshots of this brain by itself (default false)',
+});
 
 export const BrainCreateBody = Type.Object(
-  { name: TrimmedText(1, BRAIN_NAME_MAX, `1 to ${BRAIN_NAME_MAX} characters after trimming`) },
+  { name: BrainName, auto_link: Type.Optional(AutoLink) },
   { additionalProperties: false },
+);
+
+export const BrainUpdateBody = Type.Object(
+  {
+    name: Type.Optional(BrainName),
+    auto_link: Type.Optional(AutoLink),
+    id: ReadOnly('Brain id'),
+    account_id: ReadOnly('Owning account'),
+    snapshot_count: ReadOnly('Number of snapshots'),
+    edge_count: ReadOnly('Number of edges'),
+    pending_work: ReadOnly('Background tasks queued'),
+    created_at: ReadOnly('Creation time'),
+    updated_at: ReadOnly('Last update time'),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 export const BrainSchema = Type.Object(
@@ -12,8 +32,13 @@ export const BrainSchema = Type.Object(
     id: Type.String({ description: 'brain_ followed by a time-ordered random part' }),
     account_id: Type.String(),
     name: Type.String(),
+    auto_link: Type.Boolean(),
     snapshot_count: Type.Integer(),
     edge_count: Type.Integer(),
+    pending_work: Type.Object(
+      { auto_link: Type.Integer(), embeddings: Type.Integer() },
+      { description: 'Extension: background tasks queued for this brain (automatic linking, embeddings)' },
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -1,10 +1,14 @@
 import { Type } from 'typebox';
-import { EDGE_TYPES } from '../../model.js';
+import { EDGE_ORIGINS, EDGE_TYPES } from '../../model.js';
 import { EDGE_LABEL_MAX } from '../../domain/edges.js';
 import { NextCursor, Nullable, PageCursor, PageLimit, PageOffset, ReadOnly, Timestamp, Unit } from './common.js';
 
 export const EdgeTypeSchema = Type.Enum([...EDGE_TYPES], {
   description: 'supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)',
+});
+
+export const EdgeOriginSchema = Type.Enum([...EDGE_ORIGINS], {
+  description: 'manual (made by the user, or an automatic edge the user has edited) or auto (made by the service)',
 });
 
 const Label = Nullable(Type.String({ maxLength: EDGE_LABEL_MAX, description: 'Human-readable reason' }));
@@ -29,6 +33,7 @@ export const EdgeUpdateBody = Type.Object(
     brain_id: ReadOnly('Brain of both snapshots'),
     source_id: ReadOnly('Source snapshot'),
     target_id: ReadOnly('Target snapshot'),
+    origin: ReadOnly('manual or auto; an update makes the edge manual'),
     created_at: ReadOnly('Creation time'),
     updated_at: ReadOnly('Last update time'),
   },
@@ -44,6 +49,7 @@ export const EdgeSchema = Type.Object(
     edge_type: EdgeTypeSchema,
     strength: Type.Number(),
     label: Nullable(Type.String()),
+    origin: EdgeOriginSchema,
     created_at: Timestamp,
     updated_at: Timestamp,
   },

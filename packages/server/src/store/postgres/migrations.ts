@@ -1,5 +1,7 @@
 import type { Migration } from '../migration.js';
 import { KEY_CHANGES_CHANNEL } from './key-cache.js';
+import { SEARCH_INDEX_SQL } from './search-index-sql.js';
+import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 
 const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
 const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
@@ -110,6 +112,42 @@ export const postgresMigrations: Migration[] = [
       $$;
       CREATE TRIGGER api_keys_changed AFTER UPDATE OR DELETE ON api_keys
         FOR EACH STATEMENT EXECUTE FUNCTION snapgraph_notify_api_keys();
+    `,
+  },
+  {
+    version: 3,
+    name: 'edge origin and tombstones, auto_link brains, the search index, vectors, background work',
+    sql: `
+      ALTER TABLE edges ADD COLUMN origin text NOT NULL DEFAULT 'manual' CHECK (origin IN ('manual', 'auto'));
+      ALTER TABLE brains ADD COLUMN auto_link boolean NOT NULL DEFAULT false;
+
+      -- An edge the user deleted, by (pair, type): never made or suggested again by the service.
+      -- related_to pairs are kept in canonical order, as in edges_unique_link.
+      CREATE TABLE edge_tombstones (
+        source_id  text COLLATE "C" NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        target_id  text COLLATE "C" NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        edge_type  text NOT NULL,
+        brain_id   text COLLATE "C" NOT NULL,
+        created_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (source_id, target_id, edge_type)
+      );
+      CREATE INDEX edge_tombstones_by_target ON edge_tombstones (target_id);
+
+      ${SEARCH_INDEX_SQL}
+
+      -- One vector per snapshot for the configured embedding model (float32, little-endian).
+      CREATE TABLE snapshot_vectors (
+        snapshot_id text COLLATE "C" PRIMARY KEY REFERENCES snapshots(id) ON DELETE CASCADE,
+        brain_id    text COLLATE "C" NOT NULL,
+        model       text NOT NULL,
+        dimension   integer NOT NULL,
+        text_hash   text NOT NULL,
+        vector      bytea NOT NULL,
+        updated_at  timestamptz(3) NOT NULL
+      );
+      CREATE INDEX snapshot_vectors_by_brain ON snapshot_vectors (brain_id, model);
+
+      ${WORK_QUEUE_SQL}
     `,
   },
 ];

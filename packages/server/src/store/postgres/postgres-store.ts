@@ -11,7 +11,9 @@ import type {
   Snapshot,
 } from '../../model.js';
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
-import { edgeJsonArguments, snapshotJsonArguments } from '../json-columns.js';
+import { edgeJsonArguments } from '../json-columns.js';
+import { ISO_MS, snapshotJson } from './snapshot-json.js';
+import { PostgresSearchStore } from './search.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
@@ -19,6 +21,7 @@ import { postgresMigrations } from './migrations.js';
 import { translatePostgresError } from './pg-errors.js';
 import { snapgraphTypes } from './pg-types.js';
 import { runPostgresMigrations } from './run-migrations.js';
+import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 export interface PostgresOptions {
   /** Connections per instance (DATABASE_POOL_MAX). */
@@ -30,13 +33,9 @@ export interface PostgresOptions {
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
 const edgeColumns = EDGE_COLUMNS.join(', ');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';
-const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
+const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
   (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id)::int AS snapshot_count,
-  (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count`;
-const ISO_MS = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
-const snapshotJson = `json_build_object(${snapshotJsonArguments((c) =>
-  c === 'created_at' || c === 'updated_at' ? `to_char(${c} AT TIME ZONE 'UTC', '${ISO_MS}')` : c,
-)})::text`;
+  (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count, ${PENDING_WORK_COLUMNS}`;
 const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
 const edgeJsonRow = `created_at, id, json_build_object(${edgeJsonArguments((c) =>
   c === 'created_at' || c === 'updated_at' ? `to_char(${c} AT TIME ZONE 'UTC', '${ISO_MS}')` : c,
@@ -50,7 +49,10 @@ const snapshotUpdateColumns = SNAPSHOT_COLUMNS.filter((c) => c !== 'id');
 const SQL = {
   insertAccount: 'INSERT INTO accounts (id, created_at) VALUES ($1, $2)',
   getAccount: 'SELECT id, created_at FROM accounts WHERE id = $1',
-  insertBrain: 'INSERT INTO brains (id, account_id, name, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)',
+  insertBrain:
+    'INSERT INTO brains (id, account_id, name, auto_link, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)',
+  getBrainForUpdate: 'SELECT id FROM brains WHERE id = $1 AND account_id = $2 FOR UPDATE',
+  updateBrain: 'UPDATE brains SET name = $3, auto_link = $4, updated_at = $5 WHERE id = $1 AND account_id = $2',
   hasBrain: 'SELECT 1 FROM brains WHERE id = $1 AND account_id = $2',
   hasSnapshot: 'SELECT 1 FROM snapshots WHERE id = $1 AND account_id = $2',
   getBrain: `SELECT ${brainColumns} FROM brains b WHERE b.id = $1 AND b.account_id = $2`,
@@ -88,7 +90,10 @@ const SQL = {
   insertEdge: `INSERT INTO edges (account_id, ${edgeColumns}) VALUES ($1, ${EDGE_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')})`,
   getEdge: `SELECT ${edgeColumns} FROM edges WHERE id = $1 AND account_id = $2`,
   getEdgeForUpdate: `SELECT ${edgeColumns} FROM edges WHERE id = $1 AND account_id = $2 FOR UPDATE`,
-  updateEdge: `UPDATE edges SET edge_type = $3, strength = $4, label = $5, updated_at = $6 WHERE id = $1 AND account_id = $2`,
+  updateEdge: `UPDATE edges SET edge_type = $3, strength = $4, label = $5, origin = $6, updated_at = $7
+    WHERE id = $1 AND account_id = $2`,
+  insertTombstone: `INSERT INTO edge_tombstones (source_id, target_id, edge_type, brain_id, created_at)
+    VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
   deleteEdge: 'DELETE FROM edges WHERE id = $1 AND account_id = $2',
 } as const;
 
@@ -130,6 +135,7 @@ function snapshotValues(s: Snapshot): unknown[] {
 /** Scale-out storage: the same Store on PostgreSQL, through a pool of connections. */
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
+  readonly search: PostgresSearchStore;
   private readonly pool: pg.Pool;
   private readonly keys: KeyCache;
 
@@ -146,6 +152,7 @@ export class PostgresStore implements Store {
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    this.search = new PostgresSearchStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {
@@ -197,7 +204,7 @@ export class PostgresStore implements Store {
       if (p.account) await this.run('insertAccount', [p.account.id, p.account.created_at], client);
       if (p.brain) {
         const b = p.brain;
-        await this.run('insertBrain', [b.id, b.account_id, b.name, b.created_at, b.updated_at], client);
+        await this.run('insertBrain', [b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at], client);
       }
       const k = p.key;
       await this.run(
@@ -255,7 +262,7 @@ export class PostgresStore implements Store {
   }
 
   async insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
-    const row = [brain.id, brain.account_id, brain.name, brain.created_at, brain.updated_at];
+    const row = [brain.id, brain.account_id, brain.name, brain.auto_link, brain.created_at, brain.updated_at];
     try {
       if (!newAccount) await this.run('insertBrain', row);
       else
@@ -272,24 +279,36 @@ export class PostgresStore implements Store {
     return (await this.one('hasBrain', [brainId, accountId])) !== undefined;
   }
 
-  getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
-    return this.one<BrainWithCounts>('getBrain', [brainId, accountId]);
+  async getBrain(accountId: string, brainId: string, db: Queryable = this.pool): Promise<BrainWithCounts | undefined> {
+    const row = await this.one<BrainRow>('getBrain', [brainId, accountId], db);
+    return row && brainFromRow(row);
   }
 
-  getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
-    return this.one<BrainWithCounts>('getBrainUnscoped', [brainId]);
+  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
+    return this.transaction(async (client) => {
+      if (!(await this.one('getBrainForUpdate', [id, accountId], client))) return undefined;
+      const current = (await this.getBrain(accountId, id, client)) as BrainWithCounts;
+      const next = change(current);
+      await this.run('updateBrain', [id, accountId, next.name, next.auto_link, next.updated_at], client);
+      return this.getBrain(accountId, id, client);
+    });
+  }
+
+  async getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
+    const row = await this.one<BrainRow>('getBrainUnscoped', [brainId]);
+    return row && brainFromRow(row);
   }
 
   async listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
     const [rows, total] = await Promise.all(
       accountId === undefined
-        ? [this.rows<BrainWithCounts>('listAllBrains', [page.limit, page.offset]), this.count('countAllBrains', [])]
+        ? [this.rows<BrainRow>('listAllBrains', [page.limit, page.offset]), this.count('countAllBrains', [])]
         : [
-            this.rows<BrainWithCounts>('listBrains', [accountId, page.limit, page.offset]),
+            this.rows<BrainRow>('listBrains', [accountId, page.limit, page.offset]),
             this.count('countBrains', [accountId]),
           ],
     );
-    return { rows, total };
+    return { rows: (rows as BrainRow[]).map(brainFromRow), total: total as number };
   }
 
   async insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
@@ -387,7 +406,7 @@ export class PostgresStore implements Store {
         const next = change(current);
         await this.run(
           'updateEdge',
-          [id, accountId, next.edge_type, next.strength, next.label, next.updated_at],
+          [id, accountId, next.edge_type, next.strength, next.label, next.origin, next.updated_at],
           client,
         );
         return next;
@@ -397,7 +416,14 @@ export class PostgresStore implements Store {
     }
   }
 
-  async deleteEdge(accountId: string, id: string): Promise<boolean> {
-    return (await this.run('deleteEdge', [id, accountId])) > 0;
+  /** Deletes the edge and leaves its tombstone, so the service never makes it again. */
+  deleteEdge(accountId: string, id: string, at: string): Promise<boolean> {
+    return this.transaction(async (client) => {
+      const edge = await this.one<Edge>('getEdgeForUpdate', [id, accountId], client);
+      if (!edge) return false;
+      const [source, target] = canonicalPair(edge);
+      await this.run('insertTombstone', [source, target, edge.edge_type, edge.brain_id, at], client);
+      return (await this.run('deleteEdge', [id, accountId], client)) > 0;
+    });
   }
 }

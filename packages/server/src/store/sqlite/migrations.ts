@@ -1,4 +1,6 @@
 import type { Migration } from '../migration.js';
+import { SEARCH_INDEX_SQL } from './search-index-sql.js';
+import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 
 const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
 const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
@@ -138,6 +140,46 @@ export const sqliteMigrations: Migration[] = [
         UPDATE brain_counts SET n = n - 1 WHERE brain_id = OLD.brain_id AND kind = 'edges:' || OLD.edge_type;
         INSERT INTO brain_counts VALUES (NEW.brain_id, 'edges:' || NEW.edge_type, 1) ON CONFLICT DO UPDATE SET n = n + 1;
       END;
+    `,
+  },
+  {
+    version: 3,
+    name: 'edge origin and tombstones, auto_link brains, the search index, vectors, background work',
+    sql: `
+      ALTER TABLE edges ADD COLUMN origin TEXT NOT NULL DEFAULT 'manual' CHECK (origin IN ('manual', 'auto'));
+      ALTER TABLE brains ADD COLUMN auto_link INTEGER NOT NULL DEFAULT 0 CHECK (auto_link IN (0, 1));
+
+      -- An edge the user deleted, by (pair, type), so the service never makes or suggests it
+      -- again. related_to pairs are kept in canonical order, as in edges_unique_link.
+      CREATE TABLE edge_tombstones (
+        source_id  TEXT NOT NULL,
+        target_id  TEXT NOT NULL,
+        edge_type  TEXT NOT NULL,
+        brain_id   TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (source_id, target_id, edge_type)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX edge_tombstones_by_target ON edge_tombstones (target_id);
+      CREATE TRIGGER snapshots_forget_tombstones AFTER DELETE ON snapshots BEGIN
+        DELETE FROM edge_tombstones WHERE source_id = OLD.id OR target_id = OLD.id;
+      END;
+
+      ${SEARCH_INDEX_SQL}
+
+      -- One vector per snapshot for the configured embedding model (float32, little-endian).
+      -- text_hash says which text it was computed from, so a stale vector is recomputed.
+      CREATE TABLE snapshot_vectors (
+        snapshot_id TEXT PRIMARY KEY REFERENCES snapshots(id) ON DELETE CASCADE,
+        brain_id    TEXT NOT NULL,
+        model       TEXT NOT NULL,
+        dimension   INTEGER NOT NULL,
+        text_hash   TEXT NOT NULL,
+        vector      BLOB NOT NULL,
+        updated_at  TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX snapshot_vectors_by_brain ON snapshot_vectors (brain_id, model);
+
+      ${WORK_QUEUE_SQL}
     `,
   },
 ];

@@ -18,19 +18,21 @@ import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { GroupCommit } from './group-commit.js';
 import { KEY_CACHE_SIZE, ReadCache } from '../read-cache.js';
 import { runSqliteMigrations } from './run-migrations.js';
-import { edgeJsonArguments, snapshotJsonArguments } from '../json-columns.js';
+import { edgeJsonArguments } from '../json-columns.js';
 import { translateSqliteError } from './sqlite-errors.js';
+import { snapshotJson } from './snapshot-json.js';
+import { SqliteSearchStore } from './search.js';
+import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
 const edgeColumns = EDGE_COLUMNS.join(', ');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';
-const snapshotJson = `json_object(${snapshotJsonArguments((c) => (c === 'emotion' || c === 'tags' ? `json(${c})` : c))})`;
 const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
 const edgeJsonRow = `created_at, id, json_object(${edgeJsonArguments((c) => c)}) AS json`;
 const counted = (kind: string) =>
   `coalesce((SELECT n FROM brain_counts c WHERE c.brain_id = b.id AND c.kind = '${kind}'), 0)`;
-const brainColumns = `b.id, b.account_id, b.name, b.created_at, b.updated_at,
-  ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count`;
+const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
+  ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count, ${PENDING_WORK_COLUMNS}`;
 /** A kept count (see migration 2): 'snapshots', 'snapshots:<type>', 'edges', 'edges:<type>'. */
 const COUNT_OF_KIND = 'SELECT coalesce((SELECT n FROM brain_counts WHERE brain_id = ? AND kind = ?), 0) AS n';
 /** Characters of JSON kept for edge pages (graph rendering reads the same pages over and over). */
@@ -45,6 +47,7 @@ type Statement<P extends unknown[] | object = unknown[], R = unknown> = Database
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
+  readonly search: SqliteSearchStore;
   private readonly db: SqliteDatabase;
   private readonly stmt;
   private readonly writes: GroupCommit;
@@ -54,6 +57,7 @@ export class SqliteStore implements Store {
   constructor(path: string, options: SqliteOptions = {}) {
     this.db = openSqliteDatabase(path, options);
     this.stmt = this.prepareAll();
+    this.search = new SqliteSearchStore(this.db);
     this.writes = new GroupCommit(this.db);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
@@ -89,22 +93,25 @@ export class SqliteStore implements Store {
     return {
       insertAccount: prepared<[string, string], never>('INSERT INTO accounts (id, created_at) VALUES (?, ?)'),
       getAccount: prepared<[string], Account>('SELECT id, created_at FROM accounts WHERE id = ?'),
-      insertBrain: prepared<Brain, never>(
-        'INSERT INTO brains (id, account_id, name, created_at, updated_at) VALUES (@id, @account_id, @name, @created_at, @updated_at)',
+      insertBrain: prepared<Record<string, unknown>, never>(
+        'INSERT INTO brains (id, account_id, name, auto_link, created_at, updated_at) VALUES (@id, @account_id, @name, @auto_link, @created_at, @updated_at)',
       ),
-      getBrain: prepared<[string, string], BrainWithCounts>(
+      updateBrain: prepared<Record<string, unknown>, never>(
+        'UPDATE brains SET name = @name, auto_link = @auto_link, updated_at = @updated_at WHERE id = @id AND account_id = @account_id',
+      ),
+      getBrain: prepared<[string, string], BrainRow>(
         `SELECT ${brainColumns} FROM brains b WHERE b.id = ? AND b.account_id = ?`,
       ),
       hasBrain: prepared<[string, string], { id: string }>('SELECT id FROM brains WHERE id = ? AND account_id = ?'),
       hasSnapshot: prepared<[string, string], { id: string }>(
         'SELECT id FROM snapshots WHERE id = ? AND account_id = ?',
       ),
-      getBrainUnscoped: prepared<[string], BrainWithCounts>(`SELECT ${brainColumns} FROM brains b WHERE b.id = ?`),
-      listBrains: prepared<[string, number, number], BrainWithCounts>(
+      getBrainUnscoped: prepared<[string], BrainRow>(`SELECT ${brainColumns} FROM brains b WHERE b.id = ?`),
+      listBrains: prepared<[string, number, number], BrainRow>(
         `SELECT ${brainColumns} FROM brains b WHERE b.account_id = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`,
       ),
       countBrains: prepared<[string], { n: number }>('SELECT count(*) AS n FROM brains WHERE account_id = ?'),
-      listAllBrains: prepared<[number, number], BrainWithCounts>(
+      listAllBrains: prepared<[number, number], BrainRow>(
         `SELECT ${brainColumns} FROM brains b ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?`,
       ),
       countAllBrains: prepared<[], { n: number }>('SELECT count(*) AS n FROM brains'),
@@ -162,8 +169,12 @@ export class SqliteStore implements Store {
       ),
       getEdge: prepared<[string, string], Edge>(`SELECT ${edgeColumns} FROM edges WHERE id = ? AND account_id = ?`),
       updateEdge: prepared<Edge & { account_id: string }, never>(
-        `UPDATE edges SET edge_type = @edge_type, strength = @strength, label = @label, updated_at = @updated_at
-         WHERE id = @id AND account_id = @account_id`,
+        `UPDATE edges SET edge_type = @edge_type, strength = @strength, label = @label, origin = @origin,
+         updated_at = @updated_at WHERE id = @id AND account_id = @account_id`,
+      ),
+      insertTombstone: prepared<[string, string, string, string, string], never>(
+        `INSERT INTO edge_tombstones (source_id, target_id, edge_type, brain_id, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT DO NOTHING`,
       ),
       deleteEdge: prepared<[string, string], never>('DELETE FROM edges WHERE id = ? AND account_id = ?'),
       ...this.prepareEdgeLists(prepared),
@@ -221,7 +232,7 @@ export class SqliteStore implements Store {
   provisionKey(p: KeyProvisioning): Promise<void> {
     return this.writes.run(() => {
       if (p.account) this.stmt.insertAccount().run(p.account.id, p.account.created_at);
-      if (p.brain) this.stmt.insertBrain().run(p.brain);
+      if (p.brain) this.stmt.insertBrain().run(brainToRow(p.brain));
       this.stmt.insertKey().run(p.key);
     });
   }
@@ -276,7 +287,7 @@ export class SqliteStore implements Store {
     return this.writes.run(() => {
       try {
         if (newAccount) this.stmt.insertAccount().run(newAccount.id, newAccount.created_at);
-        this.stmt.insertBrain().run(brain);
+        this.stmt.insertBrain().run(brainToRow(brain));
       } catch (err) {
         throw translateSqliteError(err, { conflict: 'brain already exists', missing: 'account' });
       }
@@ -284,7 +295,19 @@ export class SqliteStore implements Store {
   }
 
   async getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
-    return this.stmt.getBrain().get(brainId, accountId);
+    const row = this.stmt.getBrain().get(brainId, accountId);
+    return row && brainFromRow(row);
+  }
+
+  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
+    return this.writes.run(() => {
+      const row = this.stmt.getBrain().get(id, accountId);
+      if (!row) return undefined;
+      const next = change(brainFromRow(row));
+      this.stmt.updateBrain().run(brainToRow(next));
+      const updated = this.stmt.getBrain().get(id, accountId);
+      return updated && brainFromRow(updated);
+    });
   }
 
   async hasBrain(accountId: string, brainId: string): Promise<boolean> {
@@ -292,19 +315,20 @@ export class SqliteStore implements Store {
   }
 
   async getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
-    return this.stmt.getBrainUnscoped().get(brainId);
+    const row = this.stmt.getBrainUnscoped().get(brainId);
+    return row && brainFromRow(row);
   }
 
   async listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
     return this.db.transaction(() => {
       if (accountId === undefined) {
         return {
-          rows: this.stmt.listAllBrains().all(page.limit, page.offset),
+          rows: this.stmt.listAllBrains().all(page.limit, page.offset).map(brainFromRow),
           total: this.stmt.countAllBrains().get()?.n ?? 0,
         };
       }
       return {
-        rows: this.stmt.listBrains().all(accountId, page.limit, page.offset),
+        rows: this.stmt.listBrains().all(accountId, page.limit, page.offset).map(brainFromRow),
         total: this.stmt.countBrains().get(accountId)?.n ?? 0,
       };
     })();
@@ -443,8 +467,15 @@ export class SqliteStore implements Store {
     });
   }
 
-  deleteEdge(accountId: string, id: string): Promise<boolean> {
-    return this.writes.run(() => this.stmt.deleteEdge().run(id, accountId).changes > 0);
+  /** Deletes the edge and leaves its tombstone, so the service never makes it again. */
+  deleteEdge(accountId: string, id: string, at: string): Promise<boolean> {
+    return this.writes.run(() => {
+      const edge = this.stmt.getEdge().get(id, accountId);
+      if (!edge) return false;
+      const [source, target] = canonicalPair(edge);
+      this.stmt.insertTombstone().run(source, target, edge.edge_type, edge.brain_id, at);
+      return this.stmt.deleteEdge().run(id, accountId).changes > 0;
+    });
   }
 }
 
@@ -456,3 +487,6 @@ function edgePageKey(q: EdgeQuery): string {
 }
 
 const weighPage = (page: PageOf<JsonRow>): number => page.rows.reduce((sum, row) => sum + row.json.length, 64);
+
+/** better-sqlite3 binds no booleans: auto_link is stored as 0 or 1. */
+const brainToRow = (brain: Brain & { account_id: string }) => ({ ...brain, auto_link: brain.auto_link ? 1 : 0 });

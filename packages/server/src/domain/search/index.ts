@@ -1,0 +1,217 @@
+import type { Principal, SnapshotType } from '../../model.js';
+import type { Contradiction, FoundSnapshot, SearchScope, TextHit } from '../../store/search-store.js';
+import { resolveBrainId } from '../brains.js';
+import type { Domain } from '../context.js';
+import { isEmptyQuery, parseQuery } from './query.js';
+import { baseScore, finalScore, graphParts, RANKING, round, type GraphPart, type Influence } from './ranking.js';
+
+export { parseQuery } from './query.js';
+
+export interface SearchRequest {
+  q: string;
+  limit: number;
+  offset: number;
+  brain_id?: string | undefined;
+  type?: SnapshotType | undefined;
+  tag?: string | undefined;
+  graph: boolean;
+  explain: boolean;
+}
+
+export interface Explanation {
+  method: string;
+  text: number;
+  semantic: number | null;
+  graph: number | null;
+  edges: Influence[];
+  note?: string;
+}
+
+export interface SearchResult {
+  /** The snapshot as the API's JSON text. */
+  json: string;
+  score: number;
+  contradicted_by: { snapshot_id: string; name: string; edge_id: string; strength: number }[];
+  explain?: Explanation;
+}
+
+export interface SearchPage {
+  results: SearchResult[];
+  count: number;
+  query: string;
+}
+
+/** A snapshot being ranked. */
+interface Candidate {
+  id: string;
+  created_at: string;
+  text: number;
+  semantic: number | undefined;
+  base: number;
+  graph: GraphPart | undefined;
+  score: number;
+  superseded?: string;
+}
+
+const CONTRADICTIONS_SHOWN = 3;
+
+/**
+ * GET /v1/snapshots/search (DESIGN 4.1): text relevance, then the graph. The best text matches
+ * are the seeds; their edges carry influence to the snapshots at the other ends (ranking.ts);
+ * a snapshot that matches no word enters when its graph part is strong enough. With
+ * `graph: false`, the same text matches are ranked by text alone.
+ */
+export async function searchSnapshots(
+  domain: Domain,
+  principal: Principal,
+  request: SearchRequest,
+): Promise<SearchPage> {
+  const query = request.q.trim();
+  const brainId = await resolveBrainId(domain, principal, request.brain_id);
+  const parsed = parseQuery(query);
+  if (isEmptyQuery(parsed)) return { results: [], count: 0, query };
+  const scope: SearchScope = { brainId, type: request.type, tag: request.tag };
+  const search = domain.store.search;
+
+  const wanted = request.offset + request.limit;
+  const text = await search.textMatches(scope, parsed, Math.max(wanted + RANKING.spare, RANKING.seeds));
+  // Text relevance on the store's own scale, made relative to the best match of this query.
+  const best = text.hits[0]?.relevance ?? 0;
+  const textPart = (hit: TextHit) => (best > 0 ? hit.relevance / best : 0);
+  const candidates = new Map<string, Candidate>();
+  for (const hit of text.hits) candidates.set(hit.id, candidate(hit.id, hit.created_at, textPart(hit)));
+
+  let broughtIn = 0;
+  if (request.graph && candidates.size > 0) {
+    broughtIn = await spreadOverGraph(domain, scope, parsed, candidates, textPart);
+  }
+  for (const c of candidates.values()) c.score = finalScore(c.base, request.graph ? (c.graph?.value ?? 0) : undefined);
+  if (request.graph) rankNewerVersionsFirst(candidates, await supersessions(domain, brainId, candidates));
+
+  const ranked = [...candidates.values()].sort(
+    (a, b) => b.score - a.score || compareDesc(a.created_at, b.created_at) || compareDesc(a.id, b.id),
+  );
+  const page = ranked.slice(request.offset, wanted);
+  const ids = page.map((c) => c.id);
+  const [rows, contradictions] = await Promise.all([
+    search.snapshotsIn({ brainId }, ids),
+    search.contradictionsOf(brainId, ids),
+  ]);
+  const rowById = new Map<string, FoundSnapshot>(rows.map((row) => [row.id, row]));
+  const results: SearchResult[] = [];
+  for (const c of page) {
+    const row = rowById.get(c.id);
+    if (row === undefined) continue; // deleted since it was ranked
+    results.push({
+      json: row.json,
+      score: round(c.score),
+      contradicted_by: contradictedBy(c.id, contradictions),
+      ...(request.explain ? { explain: explanation(c, request.graph) } : {}),
+    });
+  }
+  return { results, count: text.total + broughtIn, query };
+
+  function candidate(id: string, createdAt: string, textScore: number): Candidate {
+    return {
+      id,
+      created_at: createdAt,
+      text: textScore,
+      semantic: undefined,
+      base: baseScore(textScore, undefined),
+      graph: undefined,
+      score: 0,
+    };
+  }
+
+  /**
+   * Adds the graph part to the candidates, and the snapshots the seeds' edges reach: those that
+   * match the query deeper than the candidates read get their text part, and those that match
+   * no word enter when their graph part is at least RANKING.bringInMin. Returns how many of
+   * the latter entered (they add to `count`).
+   */
+  async function spreadOverGraph(
+    d: Domain,
+    s: SearchScope,
+    q: typeof parsed,
+    all: Map<string, Candidate>,
+    relative: (hit: TextHit) => number,
+  ): Promise<number> {
+    const seeds = new Map(
+      [...all.values()]
+        .sort((a, b) => b.base - a.base)
+        .slice(0, RANKING.seeds)
+        .map((c) => [c.id, c.base]),
+    );
+    const edges = await d.store.search.edgesTouching(s.brainId, [...seeds.keys()], RANKING.edgeLimit);
+    const parts = graphParts(seeds, edges);
+    const reached = [...parts.keys()].filter((id) => !all.has(id));
+    const deeper = await d.store.search.relevanceOf(s, q, reached);
+    for (const hit of deeper) all.set(hit.id, candidate(hit.id, hit.created_at, relative(hit)));
+    const unmatched = reached.filter((id) => !all.has(id) && (parts.get(id)?.value ?? 0) >= RANKING.bringInMin);
+    // Only those in scope (the brain, and the type and tag asked for) may enter.
+    const inScope = await d.store.search.snapshotsIn(s, unmatched);
+    for (const row of inScope) all.set(row.id, candidate(row.id, row.created_at, 0));
+    for (const [id, part] of parts) {
+      const c = all.get(id);
+      if (c) c.graph = part;
+    }
+    return inScope.length;
+  }
+}
+
+/** `evolved_from` edges between candidates: the newer (source) for each older (target). */
+async function supersessions(domain: Domain, brainId: string, candidates: Map<string, Candidate>) {
+  const ids = [...candidates.keys()];
+  const edges = await domain.store.search.edgesTouching(brainId, ids, RANKING.edgeLimit);
+  return edges.filter(
+    (e) => e.edge_type === 'evolved_from' && candidates.has(e.source_id) && candidates.has(e.target_id),
+  );
+}
+
+/**
+ * When both ends of an `evolved_from` edge are results, the newer version ranks above the one
+ * it replaces: the older is put just below the newer if it was not already. Chains settle in
+ * as many passes as they are long.
+ */
+function rankNewerVersionsFirst(
+  candidates: Map<string, Candidate>,
+  edges: { source_id: string; target_id: string }[],
+): void {
+  for (let pass = 0; pass <= edges.length; pass++) {
+    let changed = false;
+    for (const edge of edges) {
+      const newer = candidates.get(edge.source_id) as Candidate;
+      const older = candidates.get(edge.target_id) as Candidate;
+      if (older.score >= newer.score) {
+        older.score = Math.max(0, newer.score - RANKING.supersededMargin);
+        older.superseded = newer.id;
+        changed = true;
+      }
+    }
+    if (!changed) return;
+  }
+}
+
+function contradictedBy(id: string, contradictions: Contradiction[]): SearchResult['contradicted_by'] {
+  return contradictions
+    .filter((c) => c.subject_id === id)
+    .slice(0, CONTRADICTIONS_SHOWN)
+    .map((c) => ({ snapshot_id: c.snapshot_id, name: c.name, edge_id: c.edge_id, strength: c.strength }));
+}
+
+function explanation(c: Candidate, graph: boolean): Explanation {
+  const method = `text${c.semantic === undefined ? '' : '+semantic'}${graph ? '+graph' : ''}`;
+  const notes = [];
+  if (c.semantic === undefined) notes.push('no embedding provider is configured: ranked by text and graph only');
+  if (c.superseded) notes.push(`placed just below ${c.superseded}, its newer version (evolved_from)`);
+  return {
+    method,
+    text: round(c.text),
+    semantic: c.semantic === undefined ? null : round(c.semantic),
+    graph: graph ? round(c.graph?.value ?? 0) : null,
+    edges: graph ? (c.graph?.influences ?? []) : [],
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+  };
+}
+
+const compareDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);

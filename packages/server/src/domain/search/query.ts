@@ -1,0 +1,49 @@
+import { eng } from 'stopword';
+import type { ParsedQuery } from '../../store/search-store.js';
+
+export type { ParsedQuery };
+
+const STOP_WORDS = new Set(eng);
+/** More terms than this add cost and no precision; the first ones are kept. */
+const MAX_PARTS = 64;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+const words = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
+
+/**
+ * Parses a query. Stop words match nothing (DESIGN 4.1), so a query of stop words alone
+ * parses to nothing, and the search finds nothing rather than failing.
+ */
+export function parseQuery(q: string): ParsedQuery {
+  const parsed: ParsedQuery = { terms: [], prefixes: [], phrases: [] };
+  const seen = new Set<string>();
+  const keep = (kind: string, key: string) => {
+    const id = `${kind}:${key}`;
+    if (seen.has(id) || seen.size >= MAX_PARTS) return false;
+    seen.add(id);
+    return true;
+  };
+  // Quoted phrases first; what is left is read word by word.
+  const rest = q.replace(/"([^"]*)"/g, (_, phrase: string) => {
+    const tokens = words(phrase);
+    if (tokens.length === 1) addWord(tokens[0] as string, false);
+    else if (tokens.length > 1 && keep('phrase', tokens.join(' '))) parsed.phrases.push(tokens);
+    return ' ';
+  });
+  for (const match of rest.toLowerCase().matchAll(/([\p{L}\p{N}]+)(\*?)/gu)) {
+    addWord(match[1] as string, match[2] === '*');
+  }
+  return parsed;
+
+  function addWord(word: string, prefix: boolean): void {
+    if (prefix) {
+      if (keep('prefix', word)) parsed.prefixes.push(word);
+    } else if (!STOP_WORDS.has(word) && keep('term', word)) parsed.terms.push(word);
+  }
+}
+
+export const isEmptyQuery = (q: ParsedQuery): boolean =>
+  q.terms.length === 0 && q.prefixes.length === 0 && q.phrases.length === 0;
+
+/** Every word of a parsed query, for explanations and reasons. */
+export const queryWords = (q: ParsedQuery): string[] => [...q.terms, ...q.prefixes, ...q.phrases.flat()];

@@ -1,0 +1,68 @@
+import { Type } from 'typebox';
+import { EdgeTypeSchema } from './edge.js';
+import { Nullable, PageOffset, TrimmedText } from './common.js';
+import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
+
+export const SEARCH_QUERY_MAX = 500;
+
+const Flag = (description: string, fallback: boolean) => Type.Boolean({ default: fallback, description });
+
+export const SearchQuery = Type.Object({
+  q: TrimmedText(
+    1,
+    SEARCH_QUERY_MAX,
+    'Words to find (stemmed; stop words match nothing); "a phrase" in quotes; word* for a prefix',
+  ),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Page size, 1 to 100' }),
+  offset: PageOffset,
+  brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to search; default: the key's brain" })),
+  type: Type.Optional(SnapshotTypeSchema),
+  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only snapshots with this tag' })),
+  graph: Flag('Let edges influence the ranking (default true); false ranks the same matches by text alone', true),
+  explain: Flag("Add each result's score parts and the edges that moved it (default false)", false),
+});
+
+const Contradiction = Type.Object({
+  snapshot_id: Type.String(),
+  name: Type.String(),
+  edge_id: Type.String(),
+  strength: Type.Number(),
+});
+
+const Explanation = Type.Object(
+  {
+    method: Type.String({ description: 'text, text+graph, text+semantic or text+semantic+graph' }),
+    text: Type.Number({ description: 'Text relevance, relative to the best match of the query (0 to 1)' }),
+    semantic: Nullable(Type.Number({ description: 'Cosine similarity of meaning, or null without embeddings' })),
+    graph: Nullable(Type.Number({ description: 'The graph part (0 to 1), or null with graph=false' })),
+    edges: Type.Array(
+      Type.Object({
+        edge_id: Type.String(),
+        edge_type: EdgeTypeSchema,
+        snapshot_id: Type.String({ description: 'The matching snapshot at the other end' }),
+        direction: Type.Enum(['incoming', 'outgoing']),
+        strength: Type.Number(),
+        contribution: Type.Number(),
+      }),
+      { description: 'The edges that moved this result, strongest push first' },
+    ),
+    note: Type.Optional(Type.String()),
+  },
+  { description: 'With explain=true: how the score was made (docs/ranking.md)' },
+);
+
+export const SearchResultSchema = Type.Object({
+  ...SnapshotSchema.properties,
+  score: Type.Number({ minimum: 0, maximum: 1, description: 'Relevance, 0 to 1, higher is better' }),
+  similarity: Type.String({ description: 'The score with exactly 4 decimals, e.g. "0.9230"' }),
+  contradicted_by: Type.Array(Contradiction, {
+    description: 'Up to 3 of the strongest contradicts edges touching the result, either direction',
+  }),
+  explain: Type.Optional(Explanation),
+});
+
+export const SearchEnvelope = Type.Object({
+  data: Type.Array(SearchResultSchema),
+  count: Type.Integer({ description: 'Number of all results over every page' }),
+  query: Type.String({ description: 'The query as searched (trimmed)' }),
+});

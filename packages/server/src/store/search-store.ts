@@ -1,0 +1,70 @@
+import type { EdgeType, SnapshotType } from '../model.js';
+
+/**
+ * A search query as the stores need it: plain terms (matched after stemming), prefixes
+ * (`learn*`) and phrases, each lower-cased letters and digits only, so nothing a user types can
+ * be read as query syntax by FTS5 or to_tsquery. Any part matching makes a match (OR).
+ */
+export interface ParsedQuery {
+  terms: string[];
+  prefixes: string[];
+  phrases: string[][];
+}
+
+/** Where a search looks: one brain, optionally one type and one tag. */
+export interface SearchScope {
+  brainId: string;
+  type?: SnapshotType | undefined;
+  tag?: string | undefined;
+}
+
+/** A text match: its relevance (higher is better; the store's own scale) and age for ties. */
+export interface TextHit {
+  id: string;
+  relevance: number;
+  created_at: string;
+}
+
+/** An edge as the ranking sees it. */
+export interface GraphEdge {
+  id: string;
+  source_id: string;
+  target_id: string;
+  edge_type: EdgeType;
+  strength: number;
+}
+
+/** A snapshot found by search: its JSON text and what ordering needs. */
+export interface FoundSnapshot {
+  id: string;
+  name: string;
+  created_at: string;
+  json: string;
+}
+
+/** A `contradicts` edge touching `subject_id`, with the snapshot at its other end. */
+export interface Contradiction {
+  subject_id: string;
+  snapshot_id: string;
+  name: string;
+  edge_id: string;
+  strength: number;
+}
+
+/**
+ * The reads search needs, on both stores. The domain owns the ranking; a store only finds text
+ * matches with their relevance (SQLite: FTS5 BM25; PostgreSQL: ts_rank over weighted tsvectors)
+ * and reads rows and edges.
+ */
+export interface SearchStore {
+  /** The `limit` most relevant text matches in scope, best first, and how many match in all. */
+  textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<{ hits: TextHit[]; total: number }>;
+  /** The relevance of those of `ids` that match the query in scope (the others are left out). */
+  relevanceOf(scope: SearchScope, query: ParsedQuery, ids: string[]): Promise<TextHit[]>;
+  /** Edges of the brain touching any of `ids`, in either direction, strongest first, at most `limit`. */
+  edgesTouching(brainId: string, ids: string[], limit: number): Promise<GraphEdge[]>;
+  /** Those of `ids` in scope (brain, type, tag), with their JSON. */
+  snapshotsIn(scope: SearchScope, ids: string[]): Promise<FoundSnapshot[]>;
+  /** The `contradicts` edges touching any of `ids`, strongest first. */
+  contradictionsOf(brainId: string, ids: string[]): Promise<Contradiction[]>;
+}

@@ -1,0 +1,72 @@
+/**
+ * The full-text index of snapshots (SQLite FTS5), kept by triggers in the writing transaction,
+ * so a snapshot is searchable as soon as its write is acknowledged and gone as soon as it is
+ * deleted, whatever writes it (the API, a bulk load, a cascade).
+ *
+ * The index is contentless (the text stays in `snapshots` only) and keyed by the integer
+ * primary key of `snapshot_search_rows`, not by the snapshots table's implicit rowid, which a
+ * VACUUM may renumber. Columns, in the order `bm25()` takes their weights:
+ * - `brain`, `kind`: one token each (see searchTokens), so a query is confined to one brain and
+ *   optionally one type inside the index, before any row is read. They weigh 0 in ranking.
+ * - `name`, `tags`, `core` (core and one_liner), `body` (every narrative field).
+ * The porter stemmer folds "running" and "runs" into "run"; unicode61 folds case and accents.
+ */
+const NARRATIVE = [
+  'story',
+  'moment',
+  'source',
+  'trigger_pattern',
+  'method',
+  'steps',
+  'filter',
+  'challenge',
+  'break_test',
+  'risks',
+  'proof',
+] as const;
+
+/** Every column whose change changes what the index holds. */
+export const SEARCHED_COLUMNS = ['brain_id', 'type', 'name', 'core', 'one_liner', 'tags', ...NARRATIVE] as const;
+
+/** The brain's token: letters and digits only, ending in a digit so that no stemmer changes it. */
+const brainToken = (row: string) => `replace(${row}.brain_id, '_', '') || '0'`;
+const kindToken = (row: string) => `'k' || ${row}.type || '0'`;
+
+const indexedValues = (row: string) => `${brainToken(row)}, ${kindToken(row)}, ${row}.name,
+  (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(${row}.tags)),
+  ${row}.core || ' ' || coalesce(${row}.one_liner, ''),
+  concat_ws(' ', ${NARRATIVE.map((c) => `${row}.${c}`).join(', ')})`;
+
+const changed = SEARCHED_COLUMNS.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
+
+export const SEARCH_INDEX_SQL = `
+  CREATE TABLE snapshot_search_rows (
+    rowid       INTEGER PRIMARY KEY,
+    snapshot_id TEXT NOT NULL UNIQUE
+  ) STRICT;
+  CREATE VIRTUAL TABLE snapshot_search USING fts5(
+    brain, kind, name, tags, core, body,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+
+  INSERT INTO snapshot_search_rows (snapshot_id) SELECT id FROM snapshots ORDER BY created_at, id;
+  INSERT INTO snapshot_search (rowid, brain, kind, name, tags, core, body)
+    SELECT r.rowid, ${indexedValues('s')}
+    FROM snapshots s JOIN snapshot_search_rows r ON r.snapshot_id = s.id;
+
+  CREATE TRIGGER snapshots_indexed AFTER INSERT ON snapshots BEGIN
+    INSERT INTO snapshot_search_rows (snapshot_id) VALUES (NEW.id);
+    INSERT INTO snapshot_search (rowid, brain, kind, name, tags, core, body)
+      VALUES (last_insert_rowid(), ${indexedValues('NEW')});
+  END;
+  CREATE TRIGGER snapshots_reindexed AFTER UPDATE ON snapshots WHEN ${changed} BEGIN
+    DELETE FROM snapshot_search WHERE rowid = (SELECT rowid FROM snapshot_search_rows WHERE snapshot_id = OLD.id);
+    INSERT INTO snapshot_search (rowid, brain, kind, name, tags, core, body)
+      VALUES ((SELECT rowid FROM snapshot_search_rows WHERE snapshot_id = NEW.id), ${indexedValues('NEW')});
+  END;
+  CREATE TRIGGER snapshots_unindexed AFTER DELETE ON snapshots BEGIN
+    DELETE FROM snapshot_search WHERE rowid = (SELECT rowid FROM snapshot_search_rows WHERE snapshot_id = OLD.id);
+    DELETE FROM snapshot_search_rows WHERE snapshot_id = OLD.id;
+  END;
+`;

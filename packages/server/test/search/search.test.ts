@@ -1,0 +1,243 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+
+/**
+ * GET /v1/snapshots/search through HTTP: its parameters, its body, and the ordering properties
+ * any correct graph-influenced ranking must have (DESIGN 4.1). Each property is checked against
+ * a twin snapshot that differs only in the one thing tested.
+ */
+describe('GET /v1/snapshots/search', () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi();
+    key = await api.newKey();
+  });
+  after(() => api.close());
+
+  const create = async (body: Record<string, unknown>, k: TestKey = key) => {
+    const res = await api.request('POST', '/v1/snapshots', { key: k, body });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data as { id: string; brain_id: string; name: string };
+  };
+  const link = async (source: string, target: string, edge_type: string, strength = 0.9, k: TestKey = key) => {
+    const res = await api.request('POST', '/v1/edges', {
+      key: k,
+      body: { source_id: source, target_id: target, edge_type, strength },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data as { id: string };
+  };
+  const search = (query: string, k: TestKey = key) => api.request('GET', `/v1/snapshots/search?${query}`, { key: k });
+  const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id);
+
+  describe('parameters', () => {
+    for (const [query, field] of [
+      ['', 'q'],
+      ['q=%20%20', 'q'],
+      [`q=${'a'.repeat(501)}`, 'q'],
+      ['q=x&limit=0', 'limit'],
+      ['q=x&limit=101', 'limit'],
+      ['q=x&limit=1.5', 'limit'],
+      ['q=x&limit=abc', 'limit'],
+      ['q=x&offset=-1', 'offset'],
+      ['q=x&type=Opinion', 'type'],
+      ['q=x&graph=maybe', 'graph'],
+      ['q=x&explain=2', 'explain'],
+    ] as const) {
+      it(`400 naming ${field} for ?${query.slice(0, 40)}`, async () => {
+        const res = await search(query);
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(res.body.error.code, 'BAD_REQUEST');
+        assert.equal(res.body.error.details.field, field);
+        assert.match(res.body.request_id, /^req_/);
+      });
+    }
+
+    it('500 characters after trimming is the longest query', async () => {
+      const res = await search(`q=${encodeURIComponent(` ${'b'.repeat(500)} `)}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.query, 'b'.repeat(500));
+    });
+
+    it('401 without a key, 404 for a brain of another account, 200 empty for stop words', async () => {
+      assert.equal((await api.request('GET', '/v1/snapshots/search?q=x')).status, 401);
+      const other = await api.newKey();
+      const res = await search(`q=x&brain_id=${other.brainId}`);
+      assert.equal(res.status, 404, JSON.stringify(res.body));
+      assert.equal(res.body.error.code, 'NOT_FOUND');
+      const stop = await search('q=the%20and%20of');
+      assert.equal(stop.status, 200);
+      assert.deepEqual(stop.body, { data: [], count: 0, query: 'the and of' });
+    });
+  });
+
+  it('answers the full snapshot with score, similarity, contradicted_by; count, query, Cache-Control', async () => {
+    const made = await create({ name: 'Quasar habits', core: 'A quasar of tiny habits', tags: ['growth'] });
+    const res = await search('q=%20quasar%20');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.headers['cache-control'], 'private, max-age=30');
+    assert.deepEqual(Object.keys(res.body).sort(), ['count', 'data', 'query']);
+    assert.equal(res.body.query, 'quasar');
+    assert.equal(res.body.count, 1);
+    const [hit] = res.body.data;
+    const stored = (await api.request('GET', `/v1/snapshots/${made.id}`, { key })).body.data;
+    const { score, similarity, contradicted_by, ...snapshot } = hit;
+    assert.deepEqual(snapshot, stored);
+    assert.equal(typeof score, 'number');
+    assert.ok(score > 0 && score <= 1);
+    assert.match(similarity, /^[01]\.\d{4}$/);
+    assert.equal(similarity, score.toFixed(4));
+    assert.deepEqual(contradicted_by, []);
+    const mirror = await api.request('GET', '/api/v1/snapshots/search?q=quasar', { key });
+    assert.deepEqual(mirror.body, res.body);
+  });
+
+  it('a rare word in the name beats its absence', async () => {
+    const plain = await create({ name: 'Saving money', core: 'Compounding interest rewards patience with money' });
+    const named = await create({ name: 'Zebrafish saving', core: 'Compounding interest rewards patience with money' });
+    const res = await search('q=zebrafish%20compounding');
+    assert.deepEqual(ids(res).slice(0, 2), [named.id, plain.id]);
+    assert.ok(res.body.data[0].score > res.body.data[1].score);
+  });
+
+  it('stems words, finds prefixes and ranks a phrase above its scattered words', async () => {
+    const runs = await create({ name: 'Morning runs', core: 'She runs every morning before work' });
+    assert.ok(ids(await search('q=running')).includes(runs.id));
+    const learning = await create({ name: 'Learnability', core: 'Learnability of xylophone playing' });
+    assert.ok(ids(await search('q=learnab*')).includes(learning.id));
+    const scattered = await create({ name: 'Kiwi notes', core: 'vector of words about the kiwi and the parrot cage' });
+    const phrase = await create({ name: 'Kiwi notes', core: 'the parrot cage vector of words about a kiwi' });
+    const res = await search(`q=${encodeURIComponent('"parrot cage vector"')}`);
+    assert.equal(ids(res)[0], phrase.id);
+    assert.ok(!ids(res).includes(scattered.id) || ids(res).indexOf(scattered.id) > 0);
+  });
+
+  describe('the graph', () => {
+    it('raises the supported target above an otherwise identical unsupported one', async () => {
+      const backed = await create({ name: 'Walrus claim', core: 'Walrus sleep cycles are irregular' });
+      const twin = await create({ name: 'Walrus claim', core: 'Walrus sleep cycles are irregular' });
+      const evidence = await create({ name: 'Walrus study', core: 'Observed walrus sleep in the wild' });
+      await link(evidence.id, backed.id, 'supports', 0.9);
+      const on = await search('q=walrus%20sleep&explain=true');
+      const order = ids(on);
+      assert.ok(order.indexOf(backed.id) < order.indexOf(twin.id), JSON.stringify(order));
+      const explained = on.body.data.find((r: { id: string }) => r.id === backed.id).explain;
+      assert.equal(explained.method, 'text+graph');
+      assert.ok(explained.graph > 0);
+      assert.equal(explained.edges[0].snapshot_id, evidence.id);
+      assert.equal(explained.edges[0].edge_type, 'supports');
+      assert.equal(explained.semantic, null);
+      assert.match(explained.note, /no embedding provider/);
+      const off = await search('q=walrus%20sleep&graph=false&explain=true');
+      const offBacked = off.body.data.find((r: { id: string }) => r.id === backed.id);
+      const offTwin = off.body.data.find((r: { id: string }) => r.id === twin.id);
+      assert.equal(offBacked.score, offTwin.score, 'without the graph the twins tie');
+      assert.equal(offBacked.explain.graph, null);
+    });
+
+    it('ranks the newer end of evolved_from above the older, and brings the newer in', async () => {
+      const older = await create({ name: 'Narwhal pricing', core: 'Narwhal pricing should be flat' });
+      const newer = await create({ name: 'Narwhal pricing', core: 'Narwhal pricing should be flat' });
+      await link(newer.id, older.id, 'evolved_from', 0.8);
+      const order = ids(await search('q=narwhal%20pricing'));
+      assert.ok(order.indexOf(newer.id) < order.indexOf(older.id), JSON.stringify(order));
+      const oldOnly = await create({ name: 'Okapi rule v1', core: 'Okapi feeding twice a day' });
+      const rewritten = await create({ name: 'Feeding rule v2', core: 'Feed three times daily' });
+      await link(rewritten.id, oldOnly.id, 'evolved_from', 0.9);
+      const res = await search('q=okapi');
+      assert.deepEqual(ids(res), [rewritten.id, oldOnly.id]);
+      assert.equal(res.body.count, 2);
+    });
+
+    it('never raises a contradicted snapshot, and surfaces the contradiction', async () => {
+      const claim = await create({ name: 'Ibex diet', core: 'Ibex eat only grass' });
+      const twin = await create({ name: 'Ibex diet', core: 'Ibex eat only grass' });
+      const critic = await create({ name: 'Ibex critique', core: 'Observed ibex eating salt and lichen' });
+      const edge = await link(critic.id, claim.id, 'contradicts', 0.7);
+      const res = await search('q=ibex%20grass&explain=true');
+      const byId = new Map(res.body.data.map((r: { id: string }) => [r.id, r]));
+      const claimed = byId.get(claim.id) as { score: number; contradicted_by: unknown[]; explain: { graph: number } };
+      const twinned = byId.get(twin.id) as { score: number; contradicted_by: unknown[] };
+      assert.equal(claimed.score, twinned.score);
+      assert.equal(claimed.explain.graph, 0);
+      assert.deepEqual(claimed.contradicted_by, [
+        { snapshot_id: critic.id, name: 'Ibex critique', edge_id: edge.id, strength: 0.7 },
+      ]);
+      assert.deepEqual(twinned.contradicted_by, []);
+      const critiqued = byId.get(critic.id) as { contradicted_by: { snapshot_id: string }[] };
+      assert.equal(critiqued.contradicted_by[0]?.snapshot_id, claim.id, 'either direction');
+    });
+
+    it('brings in a snapshot that shares no word with the query through a strong edge', async () => {
+      const match = await create({ name: 'Pangolin scales', core: 'Pangolin scales are keratin' });
+      const linked = await create({ name: 'Keratin biology', core: 'Hair and nails are made of the same protein' });
+      await link(match.id, linked.id, 'elaborates', 0.9);
+      const on = await search('q=pangolin&explain=true');
+      assert.deepEqual(ids(on), [match.id, linked.id]);
+      assert.equal(on.body.count, 2);
+      const brought = on.body.data[1];
+      assert.equal(brought.explain.text, 0);
+      assert.ok(brought.explain.graph > 0 && brought.score > 0);
+      const off = await search('q=pangolin&graph=false');
+      assert.deepEqual(ids(off), [match.id]);
+      assert.equal(off.body.count, 1);
+    });
+  });
+
+  it('sees creates, updates and deletes as soon as they are acknowledged', async () => {
+    const made = await create({ name: 'Capybara', core: 'Capybara are calm' });
+    assert.deepEqual(ids(await search('q=capybara')), [made.id]);
+    const put = await api.request('PUT', `/v1/snapshots/${made.id}`, {
+      key,
+      body: { name: 'Wombat', core: 'Wombats dig' },
+    });
+    assert.equal(put.status, 200);
+    assert.deepEqual(ids(await search('q=capybara')), []);
+    assert.deepEqual(ids(await search('q=wombat')), [made.id]);
+    assert.equal((await api.request('DELETE', `/v1/snapshots/${made.id}`, { key })).status, 200);
+    assert.deepEqual(await search('q=wombat').then((r) => r.body), { data: [], count: 0, query: 'wombat' });
+  });
+
+  it('filters by type, tag and brain, and pages consistently', async () => {
+    const brain = (await api.request('POST', '/v1/brains', { key, body: { name: 'filters' } })).body.data;
+    const made = [];
+    for (let i = 0; i < 7; i++) {
+      made.push(
+        await create({
+          brain_id: brain.id,
+          name: `Heron ${i}`,
+          core: `heron ${'fishing '.repeat(i + 1)}`,
+          type: i % 2 === 0 ? 'Rule' : 'Model',
+          tags: i < 3 ? ['birds'] : ['other'],
+        }),
+      );
+    }
+    const all = await search(`q=heron%20fishing&brain_id=${brain.id}&limit=100`);
+    assert.equal(all.body.count, 7);
+    const pages = [];
+    for (let offset = 0; offset < 7; offset += 3) {
+      const page = await search(`q=heron%20fishing&brain_id=${brain.id}&limit=3&offset=${offset}`);
+      assert.equal(page.body.count, 7);
+      pages.push(...ids(page));
+    }
+    assert.deepEqual(pages, ids(all));
+    const rules = await search(`q=heron&brain_id=${brain.id}&type=Rule&limit=100`);
+    assert.deepEqual(new Set(ids(rules)), new Set(made.filter((_, i) => i % 2 === 0).map((m) => m.id)));
+    assert.equal(rules.body.count, 4);
+    const birds = await search(`q=heron&brain_id=${brain.id}&tag=birds&limit=100`);
+    assert.deepEqual(new Set(ids(birds)), new Set(made.slice(0, 3).map((m) => m.id)));
+    assert.equal(birds.body.count, 3);
+    assert.deepEqual(ids(await search('q=heron')), [], "the key's default brain holds none of them");
+  });
+
+  it("never shows another account's snapshots", async () => {
+    const other = await api.newKey();
+    await create({ name: 'Secret axolotl', core: 'axolotl plans' }, other);
+    const mine = await create({ name: 'My axolotl', core: 'axolotl notes' });
+    const res = await search('q=axolotl%20secret');
+    assert.deepEqual(ids(res), [mine.id]);
+    assert.equal(res.body.count, 1);
+  });
+});
