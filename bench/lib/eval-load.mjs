@@ -64,19 +64,35 @@ export async function loadBrain(base, headers, set, { name, autoLink = false, ed
 }
 
 /**
- * Polls the brain until its background work (automatic linking, embeddings) is done; throws
- * after `timeoutMs`. Returns the brain as GET /v1/brains/:id last answered.
+ * Polls the brain until its background work (automatic linking, embeddings) is done. Throws
+ * when the queue has not shrunk for `stallMs` (nothing is working it off) or after `timeoutMs`.
+ * Returns the brain as GET /v1/brains/:id last answered.
  */
-export async function waitForBackgroundWork(base, headers, brainId, { timeoutMs = 600_000, label = brainId } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  let lastLog = 0;
+export async function waitForBackgroundWork(
+  base,
+  headers,
+  brainId,
+  { timeoutMs = 900_000, stallMs = 30_000, label = brainId } = {},
+) {
+  const started = Date.now();
+  let lowest = Infinity;
+  let movedAt = started;
+  let loggedAt = started;
   for (;;) {
     const brain = (await requestJson('GET', `${base}/v1/brains/${brainId}`, { headers })).data;
     const pending = Object.values(brain.pending_work ?? {}).reduce((sum, n) => sum + n, 0);
     if (pending === 0) return brain;
-    if (Date.now() > deadline) throw new Error(`${label}: background work still pending after ${timeoutMs / 1000} s`);
-    if (Date.now() - lastLog > 5000) {
-      lastLog = Date.now();
+    const now = Date.now();
+    if (pending < lowest) {
+      lowest = pending;
+      movedAt = now;
+    }
+    if (now - movedAt > stallMs)
+      throw new Error(`${label}: ${pending} background tasks, none done in ${stallMs / 1000} s`);
+    if (now - started > timeoutMs)
+      throw new Error(`${label}: background work still pending after ${timeoutMs / 1000} s`);
+    if (now - loggedAt > 5000) {
+      loggedAt = now;
       console.error(`${label}: waiting for background work ${JSON.stringify(brain.pending_work)}`);
     }
     await new Promise((r) => setTimeout(r, 200));

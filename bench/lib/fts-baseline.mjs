@@ -10,7 +10,7 @@ export function ftsQuery(q, mode = 'and') {
 }
 
 /** Builds `ftsPath` from the snapshots in `databasePath`. Returns the number of rows indexed. */
-export function buildFtsIndex(databasePath, ftsPath, { tokenize = 'porter unicode61' } = {}) {
+export function buildFtsIndex(databasePath, ftsPath, { tokenize = 'porter unicode61 remove_diacritics 2' } = {}) {
   const db = new Database(ftsPath);
   try {
     db.pragma('journal_mode = WAL');

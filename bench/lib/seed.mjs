@@ -69,6 +69,7 @@ function edgeRow(j, ms, brainId, ids) {
     edge_type: EDGE_TYPES[j % EDGE_TYPES.length],
     strength: ((j * 29) % 101) / 100,
     label: j % 2 === 0 ? 'reinforces' : null,
+    origin: 'manual',
     created_at: at,
     updated_at: at,
   };
