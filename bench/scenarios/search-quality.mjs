@@ -85,7 +85,8 @@ function setTable(set, rankings) {
 
 export async function run(ctx) {
   const dir = dataDir(ctx.data);
-  const setNames = ctx.set ? [ctx.set] : Object.keys(SETS);
+  // The smoke run loads one set (the smaller), which exercises every step.
+  const setNames = ctx.set ? [ctx.set] : ctx.quick ? ['hotpotqa'] : Object.keys(SETS);
   for (const name of setNames) if (!SETS[name]) throw new Error(`--set must be one of ${Object.keys(SETS).join(', ')}`);
   if (!dir) {
     return {
