@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { createBackgroundWorker } from './background/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Domain } from './domain/context.js';
@@ -17,6 +18,7 @@ import { brainRoutes } from './http/routes/brains.js';
 import { edgeRoutes } from './http/routes/edges.js';
 import { healthRoutes } from './http/routes/health.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
+import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
 import { LogStream } from './logging.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
@@ -30,7 +32,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
-  Partial<Pick<Config, 'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy'>>;
+  Partial<Pick<Config, 'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy' | 'backgroundWork'>>;
 
 export interface AppOptions {
   config: AppConfig;
@@ -86,6 +88,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   if (limiter) app.addHook('onClose', async () => limiter.close());
+  if (config.backgroundWork !== false) {
+    const worker = createBackgroundWorker(domain, app.log);
+    domain.background = worker;
+    worker.start();
+    // Before the store closes: the tasks in hand finish, the rest stay queued for next time.
+    app.addHook('preClose', async () => worker.stop());
+  }
 
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
@@ -112,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(snapshotRoutes, { prefix });
     await app.register(edgeRoutes, { prefix });
     await app.register(brainRoutes, { prefix });
+    await app.register(suggestionRoutes, { prefix });
   }
   await app.register(async (scope) => registerMethodNotAllowed(scope, routes));
   if (options.fastPaths !== false) fastPath = snapshotReadFastPath(app, accessLog);

@@ -19,6 +19,13 @@ export const ConfigSchema = Type.Object({
   ANON_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: ANONYMOUS_DEFAULT_LIMITS.perMinute }),
   ANON_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: ANONYMOUS_DEFAULT_LIMITS.perSecond }),
   TRUST_PROXY: Type.String({ default: 'false' }),
+  BACKGROUND_WORK: Type.Boolean({ default: true }),
+  EMBEDDINGS_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  EMBEDDINGS_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  EMBEDDINGS_MODEL: Type.String({ minLength: 1, default: 'text-embedding-3-small' }),
+  EMBEDDINGS_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
+  // OpenAI takes at most 2048 inputs in one request.
+  EMBEDDINGS_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 2048, default: 64 }),
 });
 
 type Env = Static<typeof ConfigSchema>;
@@ -41,6 +48,21 @@ export interface Config {
   anonymousLimits: { perMinute: number; perSecond: number };
   /** Which forwarded client address to believe (Fastify's trustProxy): none by default. */
   trustProxy: boolean | number | string[];
+  /** Whether this process runs the background worker (auto-linking, embeddings); off for API-only nodes. */
+  backgroundWork: boolean;
+  /** An OpenAI-compatible embeddings endpoint; undefined when EMBEDDINGS_BASE_URL is unset (no semantic search). */
+  embeddings: EmbeddingsSettings | undefined;
+}
+
+export interface EmbeddingsSettings {
+  /** Up to and including the API version, e.g. `https://api.openai.com/v1`; `/embeddings` is added to it. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …` when set; local servers (Ollama, llama.cpp) need none. */
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+  /** The most texts sent in one request; longer input is split into several. */
+  batchSize: number;
 }
 
 const validate = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false }).compile<Env>(
@@ -108,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!notDecimal.includes(name)) problems.push(`${name || 'config'} ${e.message}`);
     }
   }
+  if (problems.length === 0) problems.push(...embeddingsProblems(values as Env, env));
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const v = values as Env;
   return {
@@ -123,5 +146,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: v.RATE_LIMITS,
     anonymousLimits: { perMinute: v.ANON_RATE_LIMIT_PER_MINUTE, perSecond: v.ANON_RATE_LIMIT_PER_SECOND },
     trustProxy: parseTrustProxy(v.TRUST_PROXY),
+    backgroundWork: v.BACKGROUND_WORK,
+    embeddings: v.EMBEDDINGS_BASE_URL
+      ? {
+          baseUrl: v.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''),
+          apiKey: v.EMBEDDINGS_API_KEY,
+          model: v.EMBEDDINGS_MODEL,
+          timeoutMs: v.EMBEDDINGS_TIMEOUT_MS,
+          batchSize: v.EMBEDDINGS_BATCH_SIZE,
+        }
+      : undefined,
   };
+}
+
+const EMBEDDINGS_DEPENDENT_SETTINGS = [
+  'EMBEDDINGS_API_KEY',
+  'EMBEDDINGS_MODEL',
+  'EMBEDDINGS_TIMEOUT_MS',
+  'EMBEDDINGS_BATCH_SIZE',
+] as const;
+
+/**
+ * The base URL is joined with `/embeddings`, so it must be a plain http(s) address: a query or
+ * fragment would end up in the wrong place, and credentials in it would be written to logs
+ * (the key belongs in EMBEDDINGS_API_KEY). The other settings alone do nothing, which is more
+ * likely a forgotten base URL than an intent, so they are refused without it.
+ */
+function embeddingsProblems(v: Env, env: NodeJS.ProcessEnv): string[] {
+  if (v.EMBEDDINGS_BASE_URL === undefined) {
+    return EMBEDDINGS_DEPENDENT_SETTINGS.filter((name) => env[name] !== undefined && env[name] !== '').map(
+      (name) => `${name} is set but EMBEDDINGS_BASE_URL is not: set it to use an embeddings provider`,
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(v.EMBEDDINGS_BASE_URL);
+  } catch {
+    return ['EMBEDDINGS_BASE_URL must be an http:// or https:// URL'];
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return ['EMBEDDINGS_BASE_URL must be an http:// or https:// URL'];
+  }
+  if (url.username || url.password) {
+    return ['EMBEDDINGS_BASE_URL must not contain credentials: put the key in EMBEDDINGS_API_KEY'];
+  }
+  if (url.search || url.hash || v.EMBEDDINGS_BASE_URL.includes('?') || v.EMBEDDINGS_BASE_URL.includes('#')) {
+    return ['EMBEDDINGS_BASE_URL must not have a query or fragment: /embeddings is appended to it'];
+  }
+  return [];
 }

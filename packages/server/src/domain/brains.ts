@@ -80,6 +80,7 @@ export async function updateBrain(
     checkIdOfMissing(patch, id);
     throw notFound('brain');
   }
+  domain.background?.nudge();
   return updated;
 }
 

@@ -5,4 +5,6 @@ import type { Store } from '../store/store.js';
 export interface Domain {
   store: Store;
   clock: Clock;
+  /** The background worker, when this process runs one: told when a write may have queued work. */
+  background?: { nudge(): void };
 }

@@ -145,6 +145,7 @@ export async function createSnapshot(
   };
   for (const field of SNAPSHOT_TEXT_FIELDS) snapshot[field] = fields[field] ?? null;
   await domain.store.insertSnapshot(principal.accountId, snapshot);
+  domain.background?.nudge();
   return snapshot;
 }
 
@@ -192,6 +193,7 @@ export async function updateSnapshot(
     checkIdOfMissing(patch, id);
     throw notFound('snapshot');
   }
+  domain.background?.nudge();
   return updated;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_STATUS, validationError, type ErrorCode } from '../errors.js';
+import { ProviderError, providerAppError } from '../providers/index.js';
 import { isApiPath } from './auth.js';
 import { problemsFromAjv } from './validation.js';
 import type { ErrorObject } from 'ajv';
@@ -31,6 +32,7 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
 /** Whatever was thrown, as the one error type the client sees. Unknown failures hide their details. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof ProviderError) return providerAppError(err);
   const error = err as Partial<FastifyError> & { validation?: ErrorObject[]; statusCode?: number };
   if (error.validation) return validationError(problemsFromAjv(error.validation, READ_ONLY_FIELDS));
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
@@ -61,6 +63,10 @@ export function errorBody(error: AppError, requestId: string): Record<string, un
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
+  // The body's wait is also the header's, whoever made the error (rate limiter, a provider).
+  const retryAfter = error.details?.retry_after;
+  if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after'))
+    reply.header('retry-after', String(retryAfter));
   return reply.code(error.status).send(errorBody(error, request.id));
 }
 
@@ -94,6 +100,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const error = toAppError(err);
     if (error.code === 'INTERNAL') request.log.error({ err }, 'request failed');
+    // The provider's own words stay here, where an operator can read them (see providerAppError).
+    if (err instanceof ProviderError) request.log.warn({ err }, 'provider failed');
     return sendError(request, reply, error);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -116,6 +116,8 @@ export function groupOf(method: string, path: string): RateLimitGroup {
       return 'knowledge';
     case 'snapshots':
       if (resource[1] === 'search' && read) return 'search';
+      // A snapshot's suggested edges count with the edges (DESIGN 4.2).
+      if (resource[2] === 'suggestions') return 'edges';
       return read ? 'snapshots_read' : 'snapshots_write';
     default:
       // Brains, and any path no route serves, count as snapshot reads or writes.

@@ -13,6 +13,7 @@ import type {
 } from '../model.js';
 import type { MaybePromise } from '../maybe.js';
 import type { SearchStore } from './search-store.js';
+import type { LinkStore, WorkQueue } from './link-store.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -48,6 +49,10 @@ export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** What search reads (search-store.ts). */
   readonly search: SearchStore;
+  /** Automatic linking (link-store.ts). */
+  readonly links: LinkStore;
+  /** The durable queue of background work (link-store.ts). */
+  readonly work: WorkQueue;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

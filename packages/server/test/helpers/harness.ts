@@ -50,6 +50,8 @@ export interface TestApiOptions {
   rateLimits?: boolean;
   redisUrl?: string;
   anonymousLimits?: { perMinute: number; perSecond: number };
+  /** The background worker (auto-linking); on unless a test needs work to stay queued. */
+  backgroundWork?: boolean;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -63,6 +65,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       migrateOnStart: true,
       rateLimits: options.rateLimits ?? false,
       redisUrl: options.redisUrl,
+      backgroundWork: options.backgroundWork ?? true,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -77,7 +77,7 @@ export async function searchSnapshots(
   const text = await search.textMatches(scope, parsed, Math.max(wanted + RANKING.spare, RANKING.seeds));
   // Text relevance on the store's own scale, made relative to the best match of this query.
   const best = text.hits[0]?.relevance ?? 0;
-  const textPart = (hit: TextHit) => (best > 0 ? hit.relevance / best : 0);
+  const textPart = (hit: TextHit) => (best > 0 ? (RANKING.textCeiling * hit.relevance) / best : 0);
   const candidates = new Map<string, Candidate>();
   for (const hit of text.hits) candidates.set(hit.id, candidate(hit.id, hit.created_at, textPart(hit)));
 

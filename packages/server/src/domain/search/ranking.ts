@@ -7,15 +7,31 @@ import type { GraphEdge } from '../../store/search-store.js';
  */
 export const RANKING = {
   /** How many of the best text (or meaning) matches spread influence over their edges. */
-  seeds: 30,
+  seeds: 5,
   /** Candidates read beyond the requested page, so the graph can reorder across its boundary. */
   spare: 20,
   /** At most this many edges around the seeds are read, strongest first. */
   edgeLimit: 2000,
-  /** γ: how much the graph part weighs against the base (text or fused) part. */
-  graphWeight: 0.5,
+  /**
+   * A seed passes on its base score raised to this power: the best matches speak for their
+   * neighbours, weak ones hardly (a flat weighting let middling matches promote noise).
+   */
+  seedPower: 3,
+  /**
+   * A seed's push on each neighbour is divided by (its number of edges)^hubDamping: a hub that
+   * names half the brain says little about any one of its neighbours.
+   */
+  hubDamping: 0.5,
+  /** γ: how much of the graph part counts (1: all of it). */
+  graphWeight: 1,
   /** The graph part a snapshot matching no query word needs to enter the results. */
   bringInMin: 0.05,
+  /**
+   * The best text match's base part: below 1, so the graph can still lift it (under the noisy
+   * OR, a base of 1 would leave no room, and a supported best match would tie its unsupported
+   * twin). Text parts are relevance ÷ the best relevance × this ceiling.
+   */
+  textCeiling: 0.95,
   /** λ: the share of meaning (cosine) in the base part when an embedding provider is on. */
   semanticWeight: 0.5,
   /** How far below its newer version a superseded snapshot is put when both are results. */
@@ -31,7 +47,7 @@ export const EDGE_INFLUENCE: Record<EdgeType, { toTarget: number; toSource: numb
   // The source backs the target: the backed claim rises most.
   supports: { toTarget: 1, toSource: 0.3 },
   // The source adds detail to the target: each makes the other more likely relevant.
-  elaborates: { toTarget: 0.8, toSource: 0.6 },
+  elaborates: { toTarget: 0.8, toSource: 1 },
   caused_by: { toTarget: 0.5, toSource: 0.5 },
   // The source is the newer version: a match on the old one brings the new one in.
   evolved_from: { toTarget: 0.2, toSource: 1 },
@@ -73,13 +89,23 @@ export function graphParts(seeds: ReadonlyMap<string, number>, edges: GraphEdge[
     }
     part.influences.push(influence);
   };
+  const degree = new Map<string, number>();
+  for (const edge of edges) {
+    degree.set(edge.source_id, (degree.get(edge.source_id) ?? 0) + 1);
+    degree.set(edge.target_id, (degree.get(edge.target_id) ?? 0) + 1);
+  }
+  const seedWeight = (id: string) => {
+    const base = seeds.get(id);
+    if (base === undefined) return undefined;
+    return base ** RANKING.seedPower / (degree.get(id) ?? 1) ** RANKING.hubDamping;
+  };
   for (const edge of edges) {
     const weights = EDGE_INFLUENCE[edge.edge_type];
-    const fromSource = seeds.get(edge.source_id);
+    const fromSource = seedWeight(edge.source_id);
     if (fromSource !== undefined) {
       push(edge.target_id, influence(edge, edge.source_id, 'incoming', weights.toTarget * edge.strength * fromSource));
     }
-    const fromTarget = seeds.get(edge.target_id);
+    const fromTarget = seedWeight(edge.target_id);
     if (fromTarget !== undefined) {
       push(edge.source_id, influence(edge, edge.target_id, 'outgoing', weights.toSource * edge.strength * fromTarget));
     }
@@ -102,10 +128,14 @@ function influence(edge: GraphEdge, from: string, direction: Influence['directio
   };
 }
 
-/** The final score in [0, 1]: the base part, and with the graph on, the graph part weighted by γ. */
+/**
+ * The final score in [0, 1]: with the graph on, the base part and the graph part combine as a
+ * noisy OR, 1 − (1 − base)(1 − γ·graph) — the graph lifts a result by a share of the distance
+ * left to 1, never lowers one, and lifts a weak text match more than a strong one.
+ */
 export function finalScore(base: number, graph: number | undefined): number {
   if (graph === undefined) return base;
-  return (base + RANKING.graphWeight * graph) / (1 + RANKING.graphWeight);
+  return 1 - (1 - base) * (1 - RANKING.graphWeight * graph);
 }
 
 /** The base part: text relevance alone, or fused with meaning when vectors exist. */

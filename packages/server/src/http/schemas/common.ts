@@ -54,7 +54,11 @@ export const ErrorSchema = Type.Object(
       details: Type.Optional(Type.Object({}, { additionalProperties: true })),
     }),
     request_id: Type.String(),
-    retry_after: Type.Optional(Type.Integer({ description: 'On 429: seconds to wait, equal to Retry-After' })),
+    retry_after: Type.Optional(
+      Type.Integer({
+        description: 'On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After',
+      }),
+    ),
   },
   { $id: 'Error', description: 'The body of every error response' },
 );

@@ -14,6 +14,7 @@ import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { edgeJsonArguments } from '../json-columns.js';
 import { ISO_MS, snapshotJson } from './snapshot-json.js';
 import { PostgresSearchStore } from './search.js';
+import { PostgresLinkStore } from './links.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
@@ -136,6 +137,8 @@ function snapshotValues(s: Snapshot): unknown[] {
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly search: PostgresSearchStore;
+  readonly links: PostgresLinkStore;
+  readonly work: PostgresLinkStore;
   private readonly pool: pg.Pool;
   private readonly keys: KeyCache;
 
@@ -153,6 +156,7 @@ export class PostgresStore implements Store {
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
     this.search = new PostgresSearchStore(this.pool);
+    this.links = this.work = new PostgresLinkStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

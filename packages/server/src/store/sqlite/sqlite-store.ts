@@ -22,6 +22,7 @@ import { edgeJsonArguments } from '../json-columns.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import { snapshotJson } from './snapshot-json.js';
 import { SqliteSearchStore } from './search.js';
+import { SqliteLinkStore } from './links.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -48,6 +49,8 @@ type Statement<P extends unknown[] | object = unknown[], R = unknown> = Database
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly search: SqliteSearchStore;
+  readonly links: SqliteLinkStore;
+  readonly work: SqliteLinkStore;
   private readonly db: SqliteDatabase;
   private readonly stmt;
   private readonly writes: GroupCommit;
@@ -59,6 +62,7 @@ export class SqliteStore implements Store {
     this.stmt = this.prepareAll();
     this.search = new SqliteSearchStore(this.db);
     this.writes = new GroupCommit(this.db);
+    this.links = this.work = new SqliteLinkStore(this.db, this.writes);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 

@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Domain } from '../domain/context.js';
+import { linkQueuedSnapshot } from '../domain/linking/index.js';
+import { BackgroundWorker, type WorkerOptions } from './worker.js';
+
+export { BackgroundWorker } from './worker.js';
+
+/** The worker with every kind of background task Snapgraph has, and their handlers. */
+export function createBackgroundWorker(domain: Domain, log: FastifyBaseLogger, options?: WorkerOptions) {
+  return new BackgroundWorker(
+    domain,
+    {
+      auto_link: async (d, task) => void (await linkQueuedSnapshot(d, task.brain_id, task.subject_id)),
+    },
+    log,
+    options,
+  );
+}

@@ -1,0 +1,120 @@
+import type { EdgeType, Snapshot } from '../../model.js';
+import type { Domain } from '../context.js';
+import { parseQuery } from '../search/query.js';
+import { LINK_RULES } from './rules.js';
+
+/** An edge the service would make, with its score and the reason in words. */
+export interface Proposal {
+  source_id: string;
+  target_id: string;
+  edge_type: EdgeType;
+  strength: number;
+  score: number;
+  reason: string;
+}
+
+/** What a candidate's JSON row tells the rules. */
+interface CandidateText {
+  id: string;
+  name: string;
+  core: string;
+  one_liner: string | null;
+  tags: string[];
+}
+
+/**
+ * The edges the rules (rules.ts) would make between `snapshot` and other snapshots of its
+ * brain, best first, leaving out any snapshot already linked to it and any (pair, type) the
+ * user deleted.
+ */
+export async function proposeLinks(
+  domain: Domain,
+  snapshot: Snapshot,
+  options: { minScore: number; limit: number; edgeType?: EdgeType | undefined },
+): Promise<Proposal[]> {
+  const own = [snapshot.name, snapshot.one_liner ?? '', snapshot.tags.join(' '), snapshot.core].join('\n');
+  const query = parseQuery(own);
+  const scope = { brainId: snapshot.brain_id };
+  const [matches, around] = await Promise.all([
+    domain.store.search.textMatches(scope, query, LINK_RULES.candidates + 1),
+    domain.store.links.neighbourhood(snapshot.id),
+  ]);
+  const linked = new Set(around.linked);
+  const others = matches.hits.filter((hit) => hit.id !== snapshot.id && !linked.has(hit.id));
+  const rows = await domain.store.search.snapshotsIn(
+    scope,
+    others.map((hit) => hit.id),
+  );
+  const texts = new Map(rows.map((row) => [row.id, JSON.parse(row.json) as CandidateText]));
+  const tombstoned = new Set(around.tombstoned.map((t) => `${t.other_id} ${t.edge_type}`));
+  const ownWords = wordSet(own);
+
+  const proposals: Proposal[] = [];
+  for (const hit of others) {
+    const other = texts.get(hit.id);
+    if (other === undefined) continue;
+    const otherWords = wordSet([other.name, other.one_liner ?? '', other.tags.join(' '), other.core].join('\n'));
+    const proposal = judge(snapshot, other, ownWords, otherWords);
+    if (proposal.score < options.minScore) continue;
+    if (options.edgeType !== undefined && proposal.edge_type !== options.edgeType) continue;
+    if (tombstoned.has(`${other.id} ${proposal.edge_type}`)) continue;
+    proposals.push(proposal);
+  }
+  return proposals.sort((a, b) => b.score - a.score || a.target_id.localeCompare(b.target_id)).slice(0, options.limit);
+}
+
+function judge(snapshot: Snapshot, other: CandidateText, ownWords: Set<string>, otherWords: Set<string>): Proposal {
+  const shared = [...ownWords].filter((word) => otherWords.has(word));
+  const text = shared.length === 0 ? 0 : shared.length / Math.sqrt(ownWords.size * otherWords.size);
+  const sharedTags = other.tags.filter((tag) => snapshot.tags.includes(tag));
+  const tagUnion = new Set([...snapshot.tags, ...other.tags]).size;
+  let score = Math.min(1, text + LINK_RULES.tagBonus * (tagUnion === 0 ? 0 : sharedTags.length / tagUnion));
+  const ownText = [snapshot.core, snapshot.one_liner ?? ''].join(' ');
+  const otherText = [other.core, other.one_liner ?? ''].join(' ');
+  let edge: Pick<Proposal, 'source_id' | 'target_id' | 'edge_type'> = {
+    source_id: snapshot.id,
+    target_id: other.id,
+    edge_type: 'related_to',
+  };
+  let reason: string;
+  if (names(ownText, other.name)) {
+    // This snapshot names the other: the named one adds detail to this one.
+    edge = { source_id: other.id, target_id: snapshot.id, edge_type: 'elaborates' };
+    reason = `"${snapshot.name}" names "${other.name}"`;
+  } else if (names(otherText, snapshot.name)) {
+    edge = { source_id: snapshot.id, target_id: other.id, edge_type: 'elaborates' };
+    reason = `"${other.name}" names "${snapshot.name}"`;
+  } else {
+    reason = shared.length > 0 ? `shares the words ${shared.slice(0, 5).join(', ')}` : 'similar wording';
+  }
+  if (edge.edge_type === 'elaborates')
+    score = Math.max(score, LINK_RULES.mentionFloor + (1 - LINK_RULES.mentionFloor) * text);
+  if (sharedTags.length > 0) reason += `; shares the tags ${sharedTags.join(', ')}`;
+  const rounded = Math.round(score * 100) / 100;
+  return { ...edge, strength: Math.max(0.01, rounded), score: Math.round(score * 10_000) / 10_000, reason };
+}
+
+/** Whether `text` names `name`: all of its words, in order, as whole words, ignoring case. */
+function names(text: string, name: string): boolean {
+  const words = name.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  if (!words || words.join(' ').length < LINK_RULES.mentionMinLength) return false;
+  const pattern = new RegExp(
+    `(^|[^\\p{L}\\p{N}])${words.map(escape).join('[^\\p{L}\\p{N}]+')}($|[^\\p{L}\\p{N}])`,
+    'iu',
+  );
+  return pattern.test(text);
+}
+
+const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The distinctive words of a text, as the pair score compares them: no stop words, and a plural
+ * `s` dropped so that "coats" meets "coat" (the search index stems fully; this is enough here).
+ */
+function wordSet(text: string): Set<string> {
+  return new Set(
+    parseQuery(text).terms.map((word) =>
+      word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word,
+    ),
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * The detection rules of automatic edges without an LLM (DESIGN 4.2), published in
+ * docs/auto-edges.md. Candidates are the brain's best text matches for a snapshot's own words;
+ * each gets a score in [0, 1]:
+ * - text: the cosine of the two snapshots' sets of distinctive words (name, one_liner, tags,
+ *   core; stop words left out): shared / √(|A|·|B|), 1 for the same words. BM25 only finds the
+ *   candidates: its weights depend on the whole corpus, so they make a poor pair score;
+ * - tags: plus `tagBonus` × the Jaccard overlap of the two tag sets;
+ * - mention: when one snapshot's text names the other (its whole name, as words), the score is
+ *   at least `mentionFloor` + (1 − mentionFloor) × text, and the edge is `elaborates`: the named
+ *   snapshot adds detail to the one that names it. Otherwise the edge is `related_to`.
+ * The edge's strength is the score, rounded to two decimals.
+ */
+export const LINK_RULES = {
+  /** Text candidates read for one snapshot. */
+  candidates: 25,
+  /** Automatic linking makes the edges scoring at least this … */
+  autoMinScore: 0.35,
+  /** … and at most this many per snapshot, best first. */
+  autoMaxPerSnapshot: 5,
+  /** Suggestions show candidates from this score up. */
+  suggestMinScore: 0.15,
+  tagBonus: 0.3,
+  mentionFloor: 0.6,
+  /** A name shorter than this is too common a word to count as a mention. */
+  mentionMinLength: 4,
+} as const;

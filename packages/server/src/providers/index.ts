@@ -1,0 +1,19 @@
+/**
+ * Outside services that Snapgraph calls (DESIGN 4.3): what the domain, the background queue and
+ * the HTTP error handler need of them, and nothing of how they are called.
+ */
+export type { EmbeddingsSettings } from '../config.js';
+export {
+  createEmbeddingProvider,
+  probeEmbeddingProvider,
+  type EmbeddingProvider,
+  type Embeddings,
+} from './embeddings.js';
+export {
+  ProviderError,
+  providerAppError,
+  type ProviderErrorOptions,
+  type ProviderFailureKind,
+  type ProviderService,
+} from './errors.js';
+export { bufferToVector, cosineOfNormalized, dot, l2Normalize, vectorToBuffer } from './vectors.js';

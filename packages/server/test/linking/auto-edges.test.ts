@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { connectTestApi, startTestApi, type ApiResponse, type TestApi, type TestKey } from '../helpers/harness.js';
+
+type Request = (method: string, url: string, options?: { key?: TestKey; body?: unknown }) => Promise<ApiResponse>;
+
+/** Polls the brain until its queued auto-link work is done (the worker runs off the request path). */
+async function linkingSettled(request: Request, key: TestKey, brainId: string): Promise<void> {
+  for (;;) {
+    const res = await request('GET', `/v1/brains/${brainId}`, { key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    if (res.body.data.pending_work.auto_link === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const edgesOf = async (request: Request, key: TestKey, brainId: string) => {
+  const res = await request('GET', `/v1/edges?brain_id=${brainId}&limit=200`, { key });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data as {
+    id: string;
+    source_id: string;
+    target_id: string;
+    edge_type: string;
+    origin: string;
+    label: string;
+    strength: number;
+  }[];
+};
+
+const FOX = {
+  name: 'Arctic fox winter coat',
+  core: 'The arctic fox grows a thick white winter coat for camouflage in snow',
+};
+const FOX_TOO = { name: 'Fox coat colour', core: 'Arctic fox winter coat turns white in snow for camouflage' };
+const UNRELATED = { name: 'Sourdough starter', core: 'Feed the sourdough starter flour and water daily' };
+
+describe('automatic edges', () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi();
+    key = await api.newKey();
+  });
+  after(() => api.close());
+
+  const newBrain = async (body: Record<string, unknown>) => {
+    const res = await api.request('POST', '/v1/brains', { key, body });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data as { id: string; auto_link: boolean };
+  };
+  const create = async (brainId: string, body: Record<string, unknown>) => {
+    const res = await api.request('POST', '/v1/snapshots', { key, body: { ...body, brain_id: brainId } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data as { id: string };
+  };
+
+  describe('PUT /v1/brains/:id', () => {
+    it('turns auto_link on and renames; the brain answers with it', async () => {
+      const brain = await newBrain({ name: 'plain' });
+      assert.equal(brain.auto_link, false);
+      const res = await api.request('PUT', `/v1/brains/${brain.id}`, {
+        key,
+        body: { auto_link: true, name: ' Linked ' },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.data.auto_link, true);
+      assert.equal(res.body.data.name, 'Linked');
+      assert.ok(res.body.data.updated_at > res.body.data.created_at || res.body.data.updated_at !== brain.id);
+      const read = await api.request('GET', `/v1/brains/${brain.id}`, { key });
+      assert.equal(read.body.data.auto_link, true);
+      const back = await api.request('PUT', `/v1/brains/${brain.id}`, { key, body: read.body.data });
+      assert.equal(back.status, 200, 'GET, then PUT back as read: read-only fields unchanged are accepted');
+      assert.equal(back.body.data.name, 'Linked');
+      assert.ok(back.body.data.updated_at > read.body.data.updated_at);
+    });
+
+    it('400 for an empty body, a wrong type, an unknown or changed read-only field; 404 across accounts', async () => {
+      const brain = await newBrain({ name: 'strict' });
+      const put = (body: unknown, k: TestKey = key) => api.request('PUT', `/v1/brains/${brain.id}`, { key: k, body });
+      for (const [body, field] of [
+        [{}, 'body'],
+        [{ auto_link: 'yes' }, 'auto_link'],
+        [{ name: '   ' }, 'name'],
+        [{ colour: 'red' }, 'colour'],
+        [{ id: 'brain_other', auto_link: true }, 'id'],
+      ] as const) {
+        const res = await put(body);
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(res.body.error.details.field, field, JSON.stringify(res.body));
+      }
+      const other = await api.newKey();
+      assert.equal((await put({ auto_link: true }, other)).status, 404);
+      assert.equal((await api.request('GET', `/v1/brains/${brain.id}`, { key })).body.data.auto_link, false);
+    });
+  });
+
+  it('an opted-in brain links related snapshots by itself, once, with origin auto', async () => {
+    const brain = await newBrain({ name: 'auto', auto_link: true });
+    const a = await create(brain.id, FOX);
+    const b = await create(brain.id, FOX_TOO);
+    await create(brain.id, UNRELATED);
+    await linkingSettled(api.request, key, brain.id);
+    const edges = await edgesOf(api.request, key, brain.id);
+    assert.equal(edges.length, 1, JSON.stringify(edges));
+    const [edge] = edges;
+    assert.deepEqual(new Set([edge?.source_id, edge?.target_id]), new Set([a.id, b.id]));
+    assert.equal(edge?.origin, 'auto');
+    assert.match(edge?.label ?? '', /^auto: /);
+    assert.ok((edge?.strength ?? 0) >= 0.35 && (edge?.strength ?? 2) <= 1);
+    // Writing the snapshot again re-links it: nothing new, nothing duplicated.
+    await api.request('PUT', `/v1/snapshots/${a.id}`, { key, body: { core: `${FOX.core} and ears` } });
+    await linkingSettled(api.request, key, brain.id);
+    assert.deepEqual(await edgesOf(api.request, key, brain.id), edges);
+  });
+
+  it('never remakes an edge the user deleted, and a user edit makes an auto edge manual', async () => {
+    const brain = await newBrain({ name: 'tombstones', auto_link: true });
+    const a = await create(brain.id, FOX);
+    await create(brain.id, FOX_TOO);
+    await linkingSettled(api.request, key, brain.id);
+    const [edge] = await edgesOf(api.request, key, brain.id);
+    assert.ok(edge);
+    assert.equal((await api.request('DELETE', `/v1/edges/${edge.id}`, { key })).status, 200);
+    await api.request('PUT', `/v1/snapshots/${a.id}`, { key, body: { one_liner: 'Fox coats change with the season' } });
+    await linkingSettled(api.request, key, brain.id);
+    assert.deepEqual(await edgesOf(api.request, key, brain.id), []);
+    const suggestions = await api.request('GET', `/v1/snapshots/${a.id}/suggestions`, { key });
+    assert.ok(
+      !suggestions.body.data.some((s: { edge_type: string }) => s.edge_type === edge.edge_type),
+      'not suggested again either',
+    );
+    // By hand it can still be made.
+    const again = await api.request('POST', '/v1/edges', {
+      key,
+      body: { source_id: edge.source_id, target_id: edge.target_id, edge_type: edge.edge_type },
+    });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal(again.body.data.origin, 'manual');
+
+    const c = await create(brain.id, { ...FOX, name: 'Fox coat notes' });
+    await linkingSettled(api.request, key, brain.id);
+    const auto = (await edgesOf(api.request, key, brain.id)).find((e) => e.origin === 'auto');
+    assert.ok(auto, 'the third fox snapshot was linked');
+    assert.ok([auto.source_id, auto.target_id].includes(c.id));
+    const edited = await api.request('PUT', `/v1/edges/${auto.id}`, { key, body: { strength: 0.95, origin: 'auto' } });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    assert.equal(edited.body.data.origin, 'manual');
+    const wrong = await api.request('PUT', `/v1/edges/${auto.id}`, { key, body: { origin: 'auto', strength: 0.9 } });
+    assert.equal(wrong.status, 400, 'origin is read-only: now manual, "auto" is a change');
+  });
+
+  describe('GET /v1/snapshots/:id/suggestions', () => {
+    it('proposes edges best first, without existing ones; filters by edge_type; bounds and tenancy', async () => {
+      const brain = await newBrain({ name: 'suggest' });
+      const a = await create(brain.id, FOX);
+      const b = await create(brain.id, FOX_TOO);
+      const c = await create(brain.id, { name: 'Red fox', core: 'The red fox lives in forests, not snow' });
+      await create(brain.id, UNRELATED);
+      const res = await api.request('GET', `/v1/snapshots/${a.id}/suggestions`, { key });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(Object.keys(res.body).sort(), ['count', 'data']);
+      const list = res.body.data as {
+        source_id: string;
+        target_id: string;
+        score: number;
+        reason: string;
+        edge_type: string;
+        strength: number;
+      }[];
+      assert.equal(res.body.count, list.length);
+      assert.ok(list.length >= 1);
+      assert.deepEqual(Object.keys(list[0] as object).sort(), [
+        'edge_type',
+        'reason',
+        'score',
+        'source_id',
+        'strength',
+        'target_id',
+      ]);
+      const other = (s: { source_id: string; target_id: string }) => (s.source_id === a.id ? s.target_id : s.source_id);
+      assert.equal(other(list[0] as (typeof list)[number]), b.id, 'the near-copy first');
+      for (let i = 1; i < list.length; i++) assert.ok((list[i - 1]?.score ?? 0) >= (list[i]?.score ?? 0));
+      assert.ok(!list.some((s) => other(s) === a.id), 'never itself');
+      // Accepting one is an ordinary POST; it is then no longer suggested.
+      const best = list[0] as (typeof list)[number];
+      const made = await api.request('POST', '/v1/edges', {
+        key,
+        body: {
+          source_id: best.source_id,
+          target_id: best.target_id,
+          edge_type: best.edge_type,
+          strength: best.strength,
+        },
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const after = await api.request('GET', `/v1/snapshots/${a.id}/suggestions?limit=50`, { key });
+      assert.ok(!after.body.data.some((s: { source_id: string; target_id: string }) => other(s) === b.id));
+      const typed = await api.request('GET', `/v1/snapshots/${a.id}/suggestions?edge_type=contradicts`, { key });
+      assert.deepEqual(typed.body, { data: [], count: 0 });
+      void c;
+      for (const query of ['limit=0', 'limit=51', 'limit=x', 'edge_type=likes']) {
+        const bad = await api.request('GET', `/v1/snapshots/${a.id}/suggestions?${query}`, { key });
+        assert.equal(bad.status, 400, query);
+      }
+      const stranger = await api.newKey();
+      const hidden = await api.request('GET', `/v1/snapshots/${a.id}/suggestions`, { key: stranger });
+      assert.equal(hidden.status, 404);
+      assert.equal(hidden.body.error.code, 'NOT_FOUND');
+      assert.equal((await api.request('GET', '/v1/snapshots/snap_nope/suggestions', { key })).status, 404);
+    });
+
+    it("never suggests another account's snapshots", async () => {
+      const stranger = await api.newKey();
+      await api.request('POST', '/v1/snapshots', { key: stranger, body: FOX_TOO });
+      const mine = await api.request('POST', '/v1/snapshots', { key, body: { ...FOX, name: 'Lonely fox coat' } });
+      const res = await api.request('GET', `/v1/snapshots/${mine.body.data.id}/suggestions?limit=50`, { key });
+      const ids = res.body.data.flatMap((s: { source_id: string; target_id: string }) => [s.source_id, s.target_id]);
+      const theirs = (await api.request('GET', '/v1/snapshots?limit=100', { key: stranger })).body.data.map(
+        (s: { id: string }) => s.id,
+      );
+      assert.ok(!ids.some((id: string) => theirs.includes(id)));
+    });
+  });
+});
+
+describe('queued linking survives a restart', () => {
+  it('work queued by a process that stopped is done by the next one', async () => {
+    const first = await startTestApi({ backgroundWork: false });
+    try {
+      const key = await first.newKey();
+      const brain = (await first.request('POST', '/v1/brains', { key, body: { name: 'later', auto_link: true } })).body
+        .data;
+      await first.request('POST', '/v1/snapshots', { key, body: { ...FOX, brain_id: brain.id } });
+      await first.request('POST', '/v1/snapshots', { key, body: { ...FOX_TOO, brain_id: brain.id } });
+      const queued = await first.request('GET', `/v1/brains/${brain.id}`, { key });
+      assert.equal(queued.body.data.pending_work.auto_link, 2);
+      await first.app.close();
+      const second = await connectTestApi(first.databasePath);
+      try {
+        await linkingSettled(second.request, key, brain.id);
+        const edges = await edgesOf(second.request, key, brain.id);
+        assert.equal(edges.length, 1);
+        assert.equal(edges[0]?.origin, 'auto');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close().catch(() => undefined);
+    }
+  });
+});
