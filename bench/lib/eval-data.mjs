@@ -62,3 +62,18 @@ export function sampleQueries(queries, count) {
   const step = queries.length / count;
   return Array.from({ length: count }, (_, i) => queries[Math.floor(i * step)]);
 }
+
+/**
+ * A smaller corpus for smoke runs: every paragraph the given questions need, then others spread
+ * over the set up to `size`, and the given edges between those kept.
+ */
+export function subset(set, queries, size) {
+  const keep = new Set(queries.flatMap((q) => [...q.relevant]));
+  const step = Math.max(1, Math.floor(set.snapshots.length / size));
+  for (let i = 0; i < set.snapshots.length && keep.size < size; i += step) keep.add(set.snapshots[i].ref);
+  return {
+    ...set,
+    snapshots: set.snapshots.filter((s) => keep.has(s.ref)),
+    edges: set.edges.filter((e) => keep.has(e.source_ref) && keep.has(e.target_ref)),
+  };
+}
