@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createBackgroundWorker } from './background/index.js';
+import { startSemanticSearch } from './domain/embeddings/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Domain } from './domain/context.js';
@@ -32,7 +33,12 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
-  Partial<Pick<Config, 'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy' | 'backgroundWork'>>;
+  Partial<
+    Pick<
+      Config,
+      'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy' | 'backgroundWork' | 'embeddings'
+    >
+  >;
 
 export interface AppOptions {
   config: AppConfig;
@@ -88,6 +94,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   if (limiter) app.addHook('onClose', async () => limiter.close());
+  // Triggers queue embed tasks only while some process has a provider (the flag).
+  if (config.embeddings) domain.semantic = await startSemanticSearch(domain, config.embeddings, app.log);
+  else await store.work.setFlag('embeddings', false);
   if (config.backgroundWork !== false) {
     const worker = createBackgroundWorker(domain, app.log);
     domain.background = worker;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Domain } from '../domain/context.js';
+import { embedQueued } from '../domain/embeddings/index.js';
 import { linkQueuedSnapshot } from '../domain/linking/index.js';
 import { BackgroundWorker, type WorkerOptions } from './worker.js';
 
@@ -10,7 +11,11 @@ export function createBackgroundWorker(domain: Domain, log: FastifyBaseLogger, o
   return new BackgroundWorker(
     domain,
     {
-      auto_link: async (d, task) => void (await linkQueuedSnapshot(d, task.brain_id, task.subject_id)),
+      auto_link: async (d, tasks) => {
+        for (const task of tasks) await linkQueuedSnapshot(d, task.brain_id, task.subject_id);
+      },
+      // Only a process with a provider embeds; without one, the tasks wait for a process that has.
+      ...(domain.semantic ? { embed: embedQueued } : {}),
     },
     log,
     options,

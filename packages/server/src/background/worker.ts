@@ -2,8 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Domain } from '../domain/context.js';
 import type { WorkKind, WorkTask } from '../store/link-store.js';
 
-/** Does one kind of task; throws to have it tried again later. */
-export type WorkHandler = (domain: Domain, task: WorkTask) => Promise<void>;
+/**
+ * Does a batch of tasks of one kind (embeddings go to the provider together); throws to have
+ * the whole batch tried again later.
+ */
+export type WorkHandler = (domain: Domain, tasks: WorkTask[]) => Promise<void>;
 
 export interface WorkerOptions {
   /** How often the queue is looked at when nothing nudged the worker. */
@@ -83,7 +86,10 @@ export class BackgroundWorker {
       for (;;) {
         if (this.stopped) return;
         const tasks = await this.domain.store.work.claim(kinds, this.batch, this.leaseMs);
-        for (const task of tasks) await this.runOne(task);
+        for (const kind of kinds) {
+          const ofKind = tasks.filter((task) => task.kind === kind);
+          if (ofKind.length > 0) await this.runBatch(kind, ofKind);
+        }
         if (tasks.length < this.batch) break;
       }
     } catch (err) {
@@ -93,15 +99,19 @@ export class BackgroundWorker {
     this.schedule(this.pollMs);
   }
 
-  private async runOne(task: WorkTask): Promise<void> {
-    const handler = this.handlers[task.kind] as WorkHandler;
+  private async runBatch(kind: WorkKind, tasks: WorkTask[]): Promise<void> {
+    const handler = this.handlers[kind] as WorkHandler;
     try {
-      await handler(this.domain, task);
-      await this.domain.store.work.finish(task);
+      await handler(this.domain, tasks);
+      for (const task of tasks) await this.domain.store.work.finish(task);
     } catch (err) {
-      const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** task.attempts);
-      this.log.warn({ err, task: task.id, kind: task.kind, retry_in_ms: delay }, 'background task failed');
-      await this.domain.store.work.retry(task, err instanceof Error ? err.message : String(err), delay);
+      // Backoff doubles with each failed attempt: a provider outage delays the work, nothing more.
+      const message = err instanceof Error ? err.message : String(err);
+      for (const task of tasks) {
+        const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** task.attempts);
+        await this.domain.store.work.retry(task, message, delay);
+      }
+      this.log.warn({ err, kind, tasks: tasks.length }, 'background work failed; it will be tried again');
     }
   }
 }

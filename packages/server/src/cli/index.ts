@@ -4,6 +4,7 @@ import { startServer } from '../main.js';
 import { VERSION } from '../version.js';
 import { brainsCommand } from './commands/brains.js';
 import { keysCommand } from './commands/keys.js';
+import { searchCommand } from './commands/search.js';
 import { processIo, UsageError, type CliIo } from './io.js';
 import { withDomain } from './with-domain.js';
 
@@ -18,6 +19,7 @@ Usage:
   snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N] [--json]
   snapgraph brains create --name <name> [--account <account_id> | --key <key_id>] [--json]
   snapgraph brains list [--account <account_id>] [--json]
+  snapgraph search <query> [--brain <brain_id>] [--limit N] [--no-graph] [--json]
 
 Without --brain, "keys create" makes a new account with a default brain for the key. On an
 install with no account yet, "brains create" makes a new account for the brain.`;
@@ -42,6 +44,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return 0;
       case 'brains':
         await brainsCommand(args, io);
+        return 0;
+      case 'search':
+        await searchCommand(args, io);
         return 0;
       case '--version':
       case 'version':

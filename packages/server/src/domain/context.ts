@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
+import type { SemanticIndex } from './search/semantic.js';
 
 /** What every domain operation needs: where data lives and what time it is. */
 export interface Domain {
@@ -7,4 +8,6 @@ export interface Domain {
   clock: Clock;
   /** The background worker, when this process runs one: told when a write may have queued work. */
   background?: { nudge(): void };
+  /** Meaning: present when an embedding provider is configured (EMBEDDINGS_BASE_URL). */
+  semantic?: SemanticIndex;
 }

@@ -14,6 +14,7 @@ import type {
 import type { MaybePromise } from '../maybe.js';
 import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
+import type { VectorStore } from './vector-store.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -53,6 +54,8 @@ export interface Store {
   readonly links: LinkStore;
   /** The durable queue of background work (link-store.ts). */
   readonly work: WorkQueue;
+  /** Snapshot vectors for semantic search (vector-store.ts). */
+  readonly vectors: VectorStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

@@ -7,6 +7,7 @@ import { createTestDatabase } from './database.js';
 import type { Clock } from '../../src/clock.js';
 import { issueApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
+import type { EmbeddingsSettings } from '../../src/config.js';
 
 export interface TestKey {
   key: string;
@@ -52,6 +53,8 @@ export interface TestApiOptions {
   anonymousLimits?: { perMinute: number; perSecond: number };
   /** The background worker (auto-linking); on unless a test needs work to stay queued. */
   backgroundWork?: boolean;
+  /** An embedding provider (a fake OpenAI server in tests): search gains meaning. */
+  embeddings?: EmbeddingsSettings;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -66,6 +69,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       rateLimits: options.rateLimits ?? false,
       redisUrl: options.redisUrl,
       backgroundWork: options.backgroundWork ?? true,
+      embeddings: options.embeddings,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),
@@ -127,7 +131,7 @@ function injector(app: FastifyInstance): TestApi['request'] {
  */
 export async function connectTestApi(
   databasePath: string,
-  options: { rateLimits?: boolean } = {},
+  options: { rateLimits?: boolean; embeddings?: EmbeddingsSettings } = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
     config: {
@@ -135,6 +139,7 @@ export async function connectTestApi(
       logLevel: 'silent',
       migrateOnStart: false,
       rateLimits: options.rateLimits ?? false,
+      embeddings: options.embeddings,
     },
   });
   await app.ready();

@@ -1,5 +1,6 @@
 import type { Principal, SnapshotType } from '../../model.js';
-import type { Contradiction, FoundSnapshot, SearchScope, TextHit } from '../../store/search-store.js';
+import type { Contradiction, FoundSnapshot, ParsedQuery, SearchScope, TextHit } from '../../store/search-store.js';
+import type { MeaningView } from './semantic.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { isEmptyQuery, parseQuery } from './query.js';
@@ -81,9 +82,11 @@ export async function searchSnapshots(
   const candidates = new Map<string, Candidate>();
   for (const hit of text.hits) candidates.set(hit.id, candidate(hit.id, hit.created_at, textPart(hit)));
 
+  const meaning = await meaningOf(domain, brainId, query);
   let broughtIn = 0;
+  if (meaning.view) broughtIn += await addMeaning(domain, scope, parsed, candidates, meaning.view, textPart, wanted);
   if (request.graph && candidates.size > 0) {
-    broughtIn = await spreadOverGraph(domain, scope, parsed, candidates, textPart);
+    broughtIn += await spreadOverGraph(domain, scope, parsed, candidates, textPart);
   }
   for (const c of candidates.values()) c.score = finalScore(c.base, request.graph ? (c.graph?.value ?? 0) : undefined);
   if (request.graph) rankNewerVersionsFirst(candidates, await supersessions(domain, brainId, candidates));
@@ -106,7 +109,7 @@ export async function searchSnapshots(
       json: row.json,
       score: round(c.score),
       contradicted_by: contradictedBy(c.id, contradictions),
-      ...(request.explain ? { explain: explanation(c, request.graph) } : {}),
+      ...(request.explain ? { explain: explanation(c, request.graph, meaning) } : {}),
     });
   }
   return { results, count: text.total + broughtIn, query };
@@ -150,13 +153,75 @@ export async function searchSnapshots(
     const unmatched = reached.filter((id) => !all.has(id) && (parts.get(id)?.value ?? 0) >= RANKING.bringInMin);
     // Only those in scope (the brain, and the type and tag asked for) may enter.
     const inScope = await d.store.search.snapshotsIn(s, unmatched);
-    for (const row of inScope) all.set(row.id, candidate(row.id, row.created_at, 0));
+    for (const row of inScope) {
+      const meant = meaning.view?.of(row.id);
+      all.set(row.id, { ...candidate(row.id, row.created_at, 0), semantic: meant, base: baseScore(0, meant) });
+    }
     for (const [id, part] of parts) {
       const c = all.get(id);
       if (c) c.graph = part;
     }
     return inScope.length;
   }
+}
+
+/** The query's meaning view, or why there is none (explain says which). */
+interface Meaning {
+  view?: MeaningView;
+  note?: string;
+}
+
+async function meaningOf(domain: Domain, brainId: string, query: string): Promise<Meaning> {
+  if (!domain.semantic) return { note: 'no embedding provider is configured: ranked by text and graph only' };
+  try {
+    return { view: await domain.semantic.view(brainId, query) };
+  } catch {
+    // Search answers without meaning rather than fail while the provider is away.
+    return { note: 'the embedding provider did not answer: ranked by text and graph only' };
+  }
+}
+
+/**
+ * Meaning fused into the base part of every candidate with a vector, and the nearest snapshots
+ * by meaning added as candidates (a meaning match need share no word). Returns how many of
+ * those match no query word (they add to `count`).
+ */
+async function addMeaning(
+  domain: Domain,
+  scope: SearchScope,
+  parsed: ParsedQuery,
+  candidates: Map<string, Candidate>,
+  view: MeaningView,
+  relative: (hit: TextHit) => number,
+  wanted: number,
+): Promise<number> {
+  for (const c of candidates.values()) {
+    c.semantic = view.of(c.id);
+    c.base = baseScore(c.text, c.semantic);
+  }
+  const near = view
+    .nearest(Math.max(wanted + RANKING.spare, RANKING.seeds), RANKING.semanticMin)
+    .filter((n) => !candidates.has(n.id));
+  const ids = near.map((n) => n.id);
+  const [textHits, inScope] = await Promise.all([
+    domain.store.search.relevanceOf(scope, parsed, ids),
+    domain.store.search.snapshotsIn(scope, ids),
+  ]);
+  const textOf = new Map(textHits.map((hit) => [hit.id, relative(hit)]));
+  for (const row of inScope) {
+    const text = textOf.get(row.id) ?? 0;
+    const semantic = view.of(row.id);
+    candidates.set(row.id, {
+      id: row.id,
+      created_at: row.created_at,
+      text,
+      semantic,
+      base: baseScore(text, semantic),
+      graph: undefined,
+      score: 0,
+    });
+  }
+  return inScope.filter((row) => !textOf.has(row.id)).length;
 }
 
 /** `evolved_from` edges between candidates: the newer (source) for each older (target). */
@@ -199,10 +264,11 @@ function contradictedBy(id: string, contradictions: Contradiction[]): SearchResu
     .map((c) => ({ snapshot_id: c.snapshot_id, name: c.name, edge_id: c.edge_id, strength: c.strength }));
 }
 
-function explanation(c: Candidate, graph: boolean): Explanation {
-  const method = `text${c.semantic === undefined ? '' : '+semantic'}${graph ? '+graph' : ''}`;
+function explanation(c: Candidate, graph: boolean, meaning: Meaning): Explanation {
+  const method = `text${meaning.view ? '+semantic' : ''}${graph ? '+graph' : ''}`;
   const notes = [];
-  if (c.semantic === undefined) notes.push('no embedding provider is configured: ranked by text and graph only');
+  if (meaning.note) notes.push(meaning.note);
+  else if (c.semantic === undefined) notes.push('this snapshot has no vector yet: ranked by text and graph');
   if (c.superseded) notes.push(`placed just below ${c.superseded}, its newer version (evolved_from)`);
   return {
     method,

@@ -34,6 +34,8 @@ export const RANKING = {
   textCeiling: 0.95,
   /** λ: the share of meaning (cosine) in the base part when an embedding provider is on. */
   semanticWeight: 0.5,
+  /** The cosine from which a snapshot counts as a meaning match (and may enter the results). */
+  semanticMin: 0.3,
   /** How far below its newer version a superseded snapshot is put when both are results. */
   supersededMargin: 0.0001,
 } as const;

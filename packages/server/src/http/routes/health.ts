@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 const Health = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
   status: Type.String({
-    description: '"ok", "degraded" (Redis down: per-instance limits), "draining" (shutting down) or "unavailable"',
+    description:
+      '"ok", "degraded" (Redis down: per-instance limits; or the embedding provider down: vectors wait), "draining" (shutting down) or "unavailable"',
   }),
   checks: Type.Record(Type.String(), Type.String()),
 });
@@ -24,7 +25,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (app.lifecycle.draining) {
         return reply.code(503).send({ status: 'draining', checks: {} });
       }
-      const limiterChecks = app.limiter?.health() ?? {};
+      // An embedding provider that does not answer delays vectors; search still answers.
+      const semantic = app.domain.semantic;
+      const limiterChecks = {
+        ...app.limiter?.health(),
+        ...(semantic ? { embeddings: semantic.providerState === 'unavailable' ? 'unavailable' : 'ok' } : {}),
+      };
       const degraded = Object.values(limiterChecks).some((state) => state !== 'ok');
       try {
         await app.domain.store.ping();

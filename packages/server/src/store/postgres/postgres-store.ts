@@ -15,6 +15,7 @@ import { edgeJsonArguments } from '../json-columns.js';
 import { ISO_MS, snapshotJson } from './snapshot-json.js';
 import { PostgresSearchStore } from './search.js';
 import { PostgresLinkStore } from './links.js';
+import { PostgresVectorStore } from './vectors.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
@@ -139,6 +140,7 @@ export class PostgresStore implements Store {
   readonly search: PostgresSearchStore;
   readonly links: PostgresLinkStore;
   readonly work: PostgresLinkStore;
+  readonly vectors: PostgresVectorStore;
   private readonly pool: pg.Pool;
   private readonly keys: KeyCache;
 
@@ -157,6 +159,7 @@ export class PostgresStore implements Store {
     this.pool.on('error', () => undefined);
     this.search = new PostgresSearchStore(this.pool);
     this.links = this.work = new PostgresLinkStore(this.pool);
+    this.vectors = new PostgresVectorStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

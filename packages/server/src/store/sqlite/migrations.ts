@@ -167,7 +167,8 @@ export const sqliteMigrations: Migration[] = [
       ${SEARCH_INDEX_SQL}
 
       -- One vector per snapshot for the configured embedding model (float32, little-endian).
-      -- text_hash says which text it was computed from, so a stale vector is recomputed.
+      -- text_hash says which text it was computed from, so a stale vector is recomputed. Every
+      -- write replaces the row, so max(rowid) and the count tell a cached index it is stale.
       CREATE TABLE snapshot_vectors (
         snapshot_id TEXT PRIMARY KEY REFERENCES snapshots(id) ON DELETE CASCADE,
         brain_id    TEXT NOT NULL,

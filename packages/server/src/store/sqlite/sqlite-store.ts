@@ -23,6 +23,7 @@ import { translateSqliteError } from './sqlite-errors.js';
 import { snapshotJson } from './snapshot-json.js';
 import { SqliteSearchStore } from './search.js';
 import { SqliteLinkStore } from './links.js';
+import { SqliteVectorStore } from './vectors.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -51,6 +52,7 @@ export class SqliteStore implements Store {
   readonly search: SqliteSearchStore;
   readonly links: SqliteLinkStore;
   readonly work: SqliteLinkStore;
+  readonly vectors: SqliteVectorStore;
   private readonly db: SqliteDatabase;
   private readonly stmt;
   private readonly writes: GroupCommit;
@@ -63,6 +65,7 @@ export class SqliteStore implements Store {
     this.search = new SqliteSearchStore(this.db);
     this.writes = new GroupCommit(this.db);
     this.links = this.work = new SqliteLinkStore(this.db, this.writes);
+    this.vectors = new SqliteVectorStore(this.db, this.writes);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { isoTime } from '../../clock.js';
+import type { Snapshot } from '../../model.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EmbeddingsSettings } from '../../config.js';
+import { createEmbeddingProvider, probeEmbeddingProvider, vectorToBuffer } from '../../providers/index.js';
+import { SemanticIndex } from '../search/semantic.js';
+import type { WorkTask } from '../../store/link-store.js';
+import type { Domain } from '../context.js';
+
+/**
+ * What a snapshot's meaning is computed from: its name, one-liner, tags and core — the fields
+ * search weighs most; the narrative fields would drown them and overrun models' input limits.
+ */
+export function embeddingText(snapshot: Pick<Snapshot, 'name' | 'one_liner' | 'tags' | 'core'>): string {
+  return [snapshot.name, snapshot.one_liner ?? '', snapshot.tags.join(', '), snapshot.core].filter(Boolean).join('\n');
+}
+
+const hashOf = (model: string, text: string) =>
+  createHash('sha256').update(model).update('\0').update(text).digest('hex');
+
+/**
+ * The background task of embeddings: one provider call for the batch, the vectors stored. A
+ * provider that fails throws, and the worker tries the batch again later — writes never wait.
+ */
+export async function embedQueued(domain: Domain, tasks: WorkTask[]): Promise<void> {
+  const semantic = domain.semantic;
+  if (!semantic) throw new Error('no embedding provider is configured');
+  const sources = await domain.store.vectors.embeddingSources(tasks.map((t) => t.subject_id));
+  if (sources.length === 0) return;
+  const snapshots = sources.map((s) => JSON.parse(s.json) as Snapshot);
+  const texts = snapshots.map(embeddingText);
+  const vectors = await semantic.embed(texts);
+  const at = isoTime(domain.clock.now());
+  const model = semantic.provider.model;
+  await domain.store.vectors.saveVectors(
+    snapshots.map((snapshot, i) => {
+      const vector = vectors[i] as Float32Array;
+      return {
+        snapshot_id: snapshot.id,
+        brain_id: snapshot.brain_id,
+        model,
+        dimension: vector.length,
+        text_hash: hashOf(model, texts[i] as string),
+        vector: vectorToBuffer(vector),
+        updated_at: at,
+      };
+    }),
+  );
+}
+
+/**
+ * Semantic search for a process with an embedding provider: the provider probed (its dimension
+ * learnt), triggers told to queue embed tasks for every write, and every snapshot without a
+ * vector of this model queued now (a new provider, or a new model, embeds the whole store in the
+ * background). A provider that fails its probe does not stop the server: vectors wait for it.
+ */
+export async function startSemanticSearch(
+  domain: Domain,
+  settings: EmbeddingsSettings,
+  log: FastifyBaseLogger,
+): Promise<SemanticIndex> {
+  let provider;
+  try {
+    provider = await probeEmbeddingProvider(settings);
+  } catch (err) {
+    log.warn({ err }, 'embedding provider: start-up probe failed; vectors will be computed when it answers');
+    provider = createEmbeddingProvider(settings);
+  }
+  await domain.store.work.setFlag('embeddings', true);
+  const queued = await domain.store.vectors.queueMissingEmbeddings(provider.model);
+  if (queued > 0) log.info({ queued, model: provider.model }, 'embedding provider: snapshots queued for vectors');
+  return new SemanticIndex(provider, domain.store.vectors, () => domain.clock.now());
+}
