@@ -128,6 +128,28 @@ const routesUnder = (p: string): Route[] => [
     invalid: () => ({ path: `${p}/brains/brain_does_not_exist` }),
     ok: 200,
   },
+  {
+    method: 'PUT',
+    name: `${p}/brains/:id`,
+    path: (f) => `${p}/brains/${f.extraBrainId}`,
+    body: () => ({ auto_link: true }),
+    invalid: (f) => ({ path: `${p}/brains/${f.extraBrainId}`, body: { auto_link: 'yes' } }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/snapshots/search`,
+    path: (f) => `${p}/snapshots/search?q=anything&brain_id=${f.brainId}`,
+    invalid: () => ({ path: `${p}/snapshots/search?q=x&limit=0` }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/snapshots/:id/suggestions`,
+    path: (f) => `${p}/snapshots/${f.snapshotId}/suggestions`,
+    invalid: (f) => ({ path: `${p}/snapshots/${f.snapshotId}/suggestions?limit=0` }),
+    ok: 200,
+  },
 ];
 
 const ROUTES: Route[] = PREFIXES.flatMap(routesUnder);

@@ -89,6 +89,21 @@ const targetsUnder = (p: string): Target[] => [
     request: (ids, own) => ({ path: `${p}/edges?snapshot_id=${ids.snapshotId}&brain_id=${own.brainId}` }),
   },
   {
+    name: `PUT ${p}/brains/:id`,
+    method: 'PUT',
+    request: (ids) => ({ path: `${p}/brains/${ids.extraBrainId}`, body: { auto_link: true, name: 'Hijacked' } }),
+  },
+  {
+    name: `GET ${p}/snapshots/search?brain_id=`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/snapshots/search?q=anything&brain_id=${ids.brainId}` }),
+  },
+  {
+    name: `GET ${p}/snapshots/:id/suggestions`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/snapshots/${ids.snapshotId}/suggestions` }),
+  },
+  {
     name: `POST ${p}/snapshots with brain_id`,
     method: 'POST',
     request: (ids) => ({ path: `${p}/snapshots`, body: snapshotBody({ brain_id: ids.extraBrainId }) }),

@@ -77,6 +77,16 @@ describe('search with embeddings', () => {
     assert.equal(found.explain.text, 0);
     assert.ok(found.explain.semantic >= 0.3);
     assert.ok(meaning.body.count >= 1);
+
+    // Linking finds it too: a suggestion by meaning alone, with no distinctive word in common.
+    const c = await create({ name: 'the of the the', core: 'the the the the of of the the mango' });
+    await vectorsSettled(api.request, key, key.brainId);
+    const suggested = await api.request('GET', `/v1/snapshots/${c.id}/suggestions`, { key });
+    const byMeaning = suggested.body.data.find((s: { source_id: string; target_id: string }) =>
+      [s.source_id, s.target_id].includes(b.id),
+    );
+    assert.ok(byMeaning, JSON.stringify(suggested.body));
+    assert.match(byMeaning.reason, /^similar meaning \(cosine 0\.\d\d\)/);
   });
 
   it('keeps every write and every search working while the provider fails, and catches up after', async () => {

@@ -47,6 +47,7 @@ export async function embedQueued(domain: Domain, tasks: WorkTask[]): Promise<vo
       };
     }),
   );
+  semantic.forget(new Set(snapshots.map((s) => s.brain_id)));
 }
 
 /**

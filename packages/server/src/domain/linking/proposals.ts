@@ -35,26 +35,27 @@ export async function proposeLinks(
   const own = [snapshot.name, snapshot.one_liner ?? '', snapshot.tags.join(' '), snapshot.core].join('\n');
   const query = parseQuery(own);
   const scope = { brainId: snapshot.brain_id };
-  const [matches, around] = await Promise.all([
+  const [matches, around, near] = await Promise.all([
     domain.store.search.textMatches(scope, query, LINK_RULES.candidates + 1),
     domain.store.links.neighbourhood(snapshot.id),
+    // With vectors, the nearest in meaning are candidates too, sharing a word or not.
+    domain.semantic?.neighboursOf(snapshot.brain_id, snapshot.id, LINK_RULES.candidates, LINK_RULES.meaningMin) ?? [],
   ]);
+  const meaning = new Map(near.map((n) => [n.id, n.similarity]));
   const linked = new Set(around.linked);
-  const others = matches.hits.filter((hit) => hit.id !== snapshot.id && !linked.has(hit.id));
-  const rows = await domain.store.search.snapshotsIn(
-    scope,
-    others.map((hit) => hit.id),
-  );
+  const candidateIds = new Set([...matches.hits.map((hit) => hit.id), ...meaning.keys()]);
+  const others = [...candidateIds].filter((id) => id !== snapshot.id && !linked.has(id));
+  const rows = await domain.store.search.snapshotsIn(scope, others);
   const texts = new Map(rows.map((row) => [row.id, JSON.parse(row.json) as CandidateText]));
   const tombstoned = new Set(around.tombstoned.map((t) => `${t.other_id} ${t.edge_type}`));
   const ownWords = wordSet(own);
 
   const proposals: Proposal[] = [];
-  for (const hit of others) {
-    const other = texts.get(hit.id);
+  for (const id of others) {
+    const other = texts.get(id);
     if (other === undefined) continue;
     const otherWords = wordSet([other.name, other.one_liner ?? '', other.tags.join(' '), other.core].join('\n'));
-    const proposal = judge(snapshot, other, ownWords, otherWords);
+    const proposal = judge(snapshot, other, ownWords, otherWords, meaning.get(id));
     if (proposal.score < options.minScore) continue;
     if (options.edgeType !== undefined && proposal.edge_type !== options.edgeType) continue;
     if (tombstoned.has(`${other.id} ${proposal.edge_type}`)) continue;
@@ -63,9 +64,17 @@ export async function proposeLinks(
   return proposals.sort((a, b) => b.score - a.score || a.target_id.localeCompare(b.target_id)).slice(0, options.limit);
 }
 
-function judge(snapshot: Snapshot, other: CandidateText, ownWords: Set<string>, otherWords: Set<string>): Proposal {
+function judge(
+  snapshot: Snapshot,
+  other: CandidateText,
+  ownWords: Set<string>,
+  otherWords: Set<string>,
+  meaning: number | undefined,
+): Proposal {
   const shared = [...ownWords].filter((word) => otherWords.has(word));
-  const text = shared.length === 0 ? 0 : shared.length / Math.sqrt(ownWords.size * otherWords.size);
+  const words = shared.length === 0 ? 0 : shared.length / Math.sqrt(ownWords.size * otherWords.size);
+  // Meaning, when vectors exist, can only add: the closer of the two resemblances counts.
+  const text = Math.max(words, meaning ?? 0);
   const sharedTags = other.tags.filter((tag) => snapshot.tags.includes(tag));
   const tagUnion = new Set([...snapshot.tags, ...other.tags]).size;
   let score = Math.min(1, text + LINK_RULES.tagBonus * (tagUnion === 0 ? 0 : sharedTags.length / tagUnion));
@@ -85,7 +94,12 @@ function judge(snapshot: Snapshot, other: CandidateText, ownWords: Set<string>, 
     edge = { source_id: snapshot.id, target_id: other.id, edge_type: 'elaborates' };
     reason = `"${other.name}" names "${snapshot.name}"`;
   } else {
-    reason = shared.length > 0 ? `shares the words ${shared.slice(0, 5).join(', ')}` : 'similar wording';
+    reason =
+      meaning !== undefined && meaning > words
+        ? `similar meaning (cosine ${meaning.toFixed(2)})`
+        : shared.length > 0
+          ? `shares the words ${shared.slice(0, 5).join(', ')}`
+          : 'similar wording';
   }
   if (edge.edge_type === 'elaborates')
     score = Math.max(score, LINK_RULES.mentionFloor + (1 - LINK_RULES.mentionFloor) * text);
@@ -94,10 +108,15 @@ function judge(snapshot: Snapshot, other: CandidateText, ownWords: Set<string>, 
   return { ...edge, strength: Math.max(0.01, rounded), score: Math.round(score * 10_000) / 10_000, reason };
 }
 
-/** Whether `text` names `name`: all of its words, in order, as whole words, ignoring case. */
+/**
+ * Whether `text` names `name`: all of its words, in order, as whole words, ignoring case; a name
+ * needs at least one word that is not a stop word.
+ */
 function names(text: string, name: string): boolean {
   const words = name.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!words || words.join(' ').length < LINK_RULES.mentionMinLength) return false;
+  // A name of stop words alone ("The", "Of the") is named by almost any text.
+  if (parseQuery(name).terms.length === 0) return false;
   const pattern = new RegExp(
     `(^|[^\\p{L}\\p{N}])${words.map(escape).join('[^\\p{L}\\p{N}]+')}($|[^\\p{L}\\p{N}])`,
     'iu',

@@ -4,7 +4,9 @@
  * each gets a score in [0, 1]:
  * - text: the cosine of the two snapshots' sets of distinctive words (name, one_liner, tags,
  *   core; stop words left out): shared / √(|A|·|B|), 1 for the same words. BM25 only finds the
- *   candidates: its weights depend on the whole corpus, so they make a poor pair score;
+ *   candidates: its weights depend on the whole corpus, so they make a poor pair score; with
+ *   vectors, the 25 nearest in meaning (cosine ≥ meaningMin) are candidates too, and the text
+ *   part is the larger of the word cosine and the vectors' cosine;
  * - tags: plus `tagBonus` × the Jaccard overlap of the two tag sets;
  * - mention: when one snapshot's text names the other (its whole name, as words), the score is
  *   at least `mentionFloor` + (1 − mentionFloor) × text, and the edge is `elaborates`: the named
@@ -21,6 +23,8 @@ export const LINK_RULES = {
   /** Suggestions show candidates from this score up. */
   suggestMinScore: 0.15,
   tagBonus: 0.3,
+  /** With vectors: the cosine from which a snapshot is a candidate by meaning. */
+  meaningMin: 0.5,
   mentionFloor: 0.6,
   /** A name shorter than this is too common a word to count as a mention. */
   mentionMinLength: 4,

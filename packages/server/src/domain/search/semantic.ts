@@ -67,6 +67,31 @@ export class SemanticIndex {
     };
   }
 
+  /**
+   * The snapshots of the brain nearest in meaning to one of its own (by its stored vector; no
+   * provider call), most similar first, from `min` up; none while it has no vector.
+   */
+  async neighboursOf(brainId: string, snapshotId: string, limit: number, min: number) {
+    const brain = await this.brainVectors(brainId);
+    const row = brain.rowOf.get(snapshotId);
+    if (row === undefined) return [];
+    const d = brain.dimension;
+    const own = brain.matrix.subarray(row * d, row * d + d);
+    const near: { id: string; similarity: number }[] = [];
+    for (let other = 0; other < brain.ids.length; other++) {
+      if (other === row) continue;
+      let sum = 0;
+      for (let i = 0; i < d; i++) sum += (brain.matrix[other * d + i] as number) * (own[i] as number);
+      if (sum >= min) near.push({ id: brain.ids[other] as string, similarity: sum });
+    }
+    return near.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
+  }
+
+  /** This process wrote vectors of these brains: read them again next time (others within a second). */
+  forget(brainIds: Iterable<string>): void {
+    for (const id of brainIds) this.brains.delete(id);
+  }
+
   /** The provider's vectors for `texts` (every call goes through here, so its state is known). */
   async embed(texts: string[]): Promise<Float32Array[]> {
     try {

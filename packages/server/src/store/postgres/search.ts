@@ -16,29 +16,39 @@ import { snapshotJson } from './snapshot-json.js';
  * so long texts do not win by length alone (docs/ranking.md).
  */
 export const POSTGRES_LABEL_WEIGHTS = '{0.1, 0.2, 0.4, 1.0}';
-const RELEVANCE = `ts_rank('${POSTGRES_LABEL_WEIGHTS}', search_vector, q.query, 1)`;
+/**
+ * ts_rank has no inverse document frequency, so each part of the query is ranked on its own
+ * and weighted by its BM25 IDF in the brain, ln(1 + (N − df + 0.5) / (df + 0.5)): a rare word
+ * counts more than a common one, as in BM25 on SQLite.
+ */
+const RELEVANCE = `(SELECT sum(p.idf * ts_rank('${POSTGRES_LABEL_WEIGHTS}', s.search_vector, p.query, 1)) FROM parts p)`;
+/** Document frequencies are read once a minute per brain and part, not on every search. */
+const FREQUENCY_TTL_MS = 60_000;
 
-/** to_tsquery text of a query: its words are letters and digits only (parseQuery). */
-export function tsqueryText(query: ParsedQuery): string | undefined {
-  const parts = [
+/** Each part of a query as to_tsquery text: its words are letters and digits only (parseQuery). */
+export function tsqueryParts(query: ParsedQuery): string[] {
+  return [
     ...query.terms,
     ...query.prefixes.map((p) => `${p}:*`),
     ...query.phrases.map((words) => `(${words.join(' <-> ')})`),
   ];
-  return parts.length === 0 ? undefined : parts.join(' | ');
 }
 
-// $1 brain, $2 tsquery text, $3 type or null, $4 tag or null.
+// $1 brain, $2 the parts' tsquery texts, $3 type or null, $4 tag or null, $5 the parts' IDFs.
 const IN_SCOPE = `s.brain_id = $1 AND s.search_vector @@ q.query AND ($3::text IS NULL OR s.type = $3)
   AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(s.tags) t WHERE t = $4))`;
-const QUERY = `(SELECT to_tsquery('english', $2) AS query) q`;
+const QUERY = `(SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q`;
+const PARTS = `WITH parts AS (SELECT to_tsquery('english', u.part) AS query, u.idf
+  FROM unnest($2::text[], $5::float8[]) AS u(part, idf))`;
 
 const SQL = {
-  searchTop: `SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
-    WHERE ${IN_SCOPE} ORDER BY relevance DESC, s.created_at DESC, s.id DESC LIMIT $5`,
+  searchTop: `${PARTS} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
+    WHERE ${IN_SCOPE} ORDER BY relevance DESC, s.created_at DESC, s.id DESC LIMIT $6`,
   searchCount: `SELECT count(*)::int AS n FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
-  searchRelevanceOf: `SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
-    WHERE ${IN_SCOPE} AND s.id = ANY($5::text[])`,
+  searchRelevanceOf: `${PARTS} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
+    WHERE ${IN_SCOPE} AND s.id = ANY($6::text[])`,
+  searchFrequency: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2)`,
+  searchBrainSize: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1`,
   searchEdgesTouching: `SELECT id, source_id, target_id, edge_type, strength FROM edges
     WHERE brain_id = $1 AND (source_id = ANY($2::text[]) OR target_id = ANY($2::text[]))
     ORDER BY strength DESC, id LIMIT $3`,
@@ -57,27 +67,68 @@ const SQL = {
 
 /** Search on PostgreSQL: weighted tsvectors under a GIN index, ranked by ts_rank. */
 export class PostgresSearchStore implements SearchStore {
+  private readonly frequencies = new Map<string, { n: number; at: number }>();
+
   constructor(private readonly pool: pg.Pool) {}
+
+  /** How many of the brain's snapshots match `part` (or, with no part, how many it has). */
+  private async frequency(brainId: string, part: string | undefined): Promise<number> {
+    const key = `${brainId}\u0000${part ?? ''}`;
+    const kept = this.frequencies.get(key);
+    const now = Date.now();
+    if (kept && now - kept.at < FREQUENCY_TTL_MS) return kept.n;
+    const rows =
+      part === undefined
+        ? await this.rows<{ n: number }>('searchBrainSize', [brainId])
+        : await this.rows<{ n: number }>('searchFrequency', [brainId, part]);
+    const n = rows[0]?.n ?? 0;
+    if (this.frequencies.size >= 100_000) this.frequencies.clear();
+    this.frequencies.set(key, { n, at: now });
+    return n;
+  }
+
+  /** The parts of a query with their IDFs in the brain, or undefined when nothing can match. */
+  private async weighted(brainId: string, query: ParsedQuery): Promise<[string[], number[]] | undefined> {
+    const parts = tsqueryParts(query);
+    if (parts.length === 0) return undefined;
+    const [size, ...counts] = await Promise.all([
+      this.frequency(brainId, undefined),
+      ...parts.map((part) => this.frequency(brainId, part)),
+    ]);
+    // Counts are read at different times: the brain holds at least as many as match any part.
+    const idfs = counts.map((df) => Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5)));
+    return [parts, idfs];
+  }
 
   private async rows<R extends pg.QueryResultRow>(name: keyof typeof SQL, values: unknown[]): Promise<R[]> {
     return (await this.pool.query<R>({ name, text: SQL[name], values })).rows;
   }
 
   async textMatches(scope: SearchScope, query: ParsedQuery, limit: number) {
-    const text = tsqueryText(query);
-    if (text === undefined) return { hits: [], total: 0 };
-    const values = [scope.brainId, text, scope.type ?? null, scope.tag ?? null];
+    const weighted = await this.weighted(scope.brainId, query);
+    if (weighted === undefined) return { hits: [], total: 0 };
+    const [parts, idfs] = weighted;
+    const values = [scope.brainId, parts, scope.type ?? null, scope.tag ?? null];
     const [hits, count] = await Promise.all([
-      this.rows<TextHit>('searchTop', [...values, limit]),
+      this.rows<TextHit>('searchTop', [...values, idfs, limit]),
       this.rows<{ n: number }>('searchCount', values),
     ]);
     return { hits, total: count[0]?.n ?? 0 };
   }
 
   async relevanceOf(scope: SearchScope, query: ParsedQuery, ids: string[]) {
-    const text = tsqueryText(query);
-    if (text === undefined || ids.length === 0) return [];
-    return this.rows<TextHit>('searchRelevanceOf', [scope.brainId, text, scope.type ?? null, scope.tag ?? null, ids]);
+    if (ids.length === 0) return [];
+    const weighted = await this.weighted(scope.brainId, query);
+    if (weighted === undefined) return [];
+    const [parts, idfs] = weighted;
+    return this.rows<TextHit>('searchRelevanceOf', [
+      scope.brainId,
+      parts,
+      scope.type ?? null,
+      scope.tag ?? null,
+      idfs,
+      ids,
+    ]);
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {

@@ -1,3 +1,5 @@
+import { SEARCHED_COLUMNS } from '../searched-columns.js';
+
 /**
  * Background work (auto-linking, embeddings), durable in the database: queued by triggers in
  * the transaction of the write that calls for it, one row per (kind, snapshot); a snapshot
@@ -5,26 +7,7 @@
  * with FOR UPDATE SKIP LOCKED and a lease, so each task runs once at a time and a crashed
  * worker's task is taken up again when its lease ends. Times are the database's clock.
  */
-const SEARCHED = [
-  'brain_id',
-  'type',
-  'name',
-  'core',
-  'one_liner',
-  'tags',
-  'story',
-  'moment',
-  'source',
-  'trigger_pattern',
-  'method',
-  'steps',
-  'filter',
-  'challenge',
-  'break_test',
-  'risks',
-  'proof',
-];
-const textChanged = SEARCHED.map((c) =>
+const textChanged = SEARCHED_COLUMNS.map((c) =>
   c === 'tags' ? `OLD.tags::text IS DISTINCT FROM NEW.tags::text` : `OLD.${c} IS DISTINCT FROM NEW.${c}`,
 ).join(' OR ');
 

@@ -1,11 +1,10 @@
-import type Database from 'better-sqlite3';
 import type { Edge } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
 import type { LinkNeighbourhood, LinkStore, WorkKind, WorkQueue, WorkTask } from '../link-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
+import { lazyStatements } from './lazy-statement.js';
 
-type Params = Record<string, unknown>;
 const NOW_MS = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
 
 /** Automatic linking and the background queue on SQLite; every write through group commit. */
@@ -16,10 +15,7 @@ export class SqliteLinkStore implements LinkStore, WorkQueue {
     db: SqliteDatabase,
     private readonly writes: GroupCommit,
   ) {
-    const prepared = <R>(sql: string) => {
-      let statement: Database.Statement<Params, R> | undefined;
-      return () => (statement ??= db.prepare<Params, R>(sql));
-    };
+    const prepared = lazyStatements(db);
     this.stmt = {
       linked: prepared<{ other: string }>(
         `SELECT target_id AS other FROM edges WHERE source_id = @id UNION SELECT source_id FROM edges WHERE target_id = @id`,

@@ -1,3 +1,5 @@
+import { NARRATIVE_COLUMNS, SEARCHED_COLUMNS } from '../searched-columns.js';
+
 /**
  * The full-text index of snapshots (SQLite FTS5), kept by triggers in the writing transaction,
  * so a snapshot is searchable as soon as its write is acknowledged and gone as soon as it is
@@ -11,22 +13,6 @@
  * - `name`, `tags`, `core` (core and one_liner), `body` (every narrative field).
  * The porter stemmer folds "running" and "runs" into "run"; unicode61 folds case and accents.
  */
-const NARRATIVE = [
-  'story',
-  'moment',
-  'source',
-  'trigger_pattern',
-  'method',
-  'steps',
-  'filter',
-  'challenge',
-  'break_test',
-  'risks',
-  'proof',
-] as const;
-
-/** Every column whose change changes what the index holds. */
-export const SEARCHED_COLUMNS = ['brain_id', 'type', 'name', 'core', 'one_liner', 'tags', ...NARRATIVE] as const;
 
 /** The brain's token: letters and digits only, ending in a digit so that no stemmer changes it. */
 const brainToken = (row: string) => `replace(${row}.brain_id, '_', '') || '0'`;
@@ -35,7 +21,7 @@ const kindToken = (row: string) => `'k' || ${row}.type || '0'`;
 const indexedValues = (row: string) => `${brainToken(row)}, ${kindToken(row)}, ${row}.name,
   (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(${row}.tags)),
   ${row}.core || ' ' || coalesce(${row}.one_liner, ''),
-  concat_ws(' ', ${NARRATIVE.map((c) => `${row}.${c}`).join(', ')})`;
+  concat_ws(' ', ${NARRATIVE_COLUMNS.map((c) => `${row}.${c}`).join(', ')})`;
 
 const changed = SEARCHED_COLUMNS.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
 

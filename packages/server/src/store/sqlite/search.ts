@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type {
   Contradiction,
   FoundSnapshot,
@@ -9,6 +8,7 @@ import type {
   TextHit,
 } from '../search-store.js';
 import type { SqliteDatabase } from './open-database.js';
+import { lazyStatements } from './lazy-statement.js';
 import { snapshotJson } from './snapshot-json.js';
 
 /**
@@ -49,17 +49,12 @@ export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | 
   return `${expression} AND {name tags core body} : (${parts.join(' OR ')})`;
 }
 
-type Params = Record<string, unknown>;
-
 /** Search on SQLite: FTS5 with BM25 for text, plain indexed reads for the rest. */
 export class SqliteSearchStore implements SearchStore {
   private readonly stmt;
 
   constructor(private readonly db: SqliteDatabase) {
-    const prepared = <R>(sql: string) => {
-      let statement: Database.Statement<Params, R> | undefined;
-      return () => (statement ??= db.prepare<Params, R>(sql));
-    };
+    const prepared = lazyStatements(db);
     this.stmt = {
       // FTS5 sorts by rank itself and stops at the limit; rows are read only for the top ones.
       topMatches: prepared<TextHit>(

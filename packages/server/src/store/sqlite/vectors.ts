@@ -1,10 +1,9 @@
-import type Database from 'better-sqlite3';
 import type { EmbeddingSource, StoredVector, VectorStore } from '../vector-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
+import { lazyStatements } from './lazy-statement.js';
 import { snapshotJson } from './snapshot-json.js';
 
-type Params = Record<string, unknown>;
 const NOW_MS = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
 
 /** Snapshot vectors on SQLite: a plain table, read whole per brain by the in-process index. */
@@ -15,10 +14,7 @@ export class SqliteVectorStore implements VectorStore {
     db: SqliteDatabase,
     private readonly writes: GroupCommit,
   ) {
-    const prepared = <R>(sql: string) => {
-      let statement: Database.Statement<Params, R> | undefined;
-      return () => (statement ??= db.prepare<Params, R>(sql));
-    };
+    const prepared = lazyStatements(db);
     this.stmt = {
       sources: prepared<EmbeddingSource>(
         `SELECT id, brain_id, ${snapshotJson} AS json FROM snapshots WHERE id IN (SELECT value FROM json_each(@ids))`,

@@ -1,4 +1,4 @@
-import { SEARCHED_COLUMNS } from './search-index-sql.js';
+import { SEARCHED_COLUMNS } from '../searched-columns.js';
 
 /**
  * Background work (auto-linking, embeddings), durable in the database: a task is queued by a

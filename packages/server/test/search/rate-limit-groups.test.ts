@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+
+/** DESIGN 1.5 and 4.2: search has its own window; a snapshot's suggestions count with the edges. */
+describe('rate-limit groups of search and suggestions', () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi({ rateLimits: true });
+    key = await api.newKey({ plan: 'free' });
+  });
+  after(() => api.close());
+
+  it('search is limited as "GET /snapshots/search" (Free: 30/min, 5/s), apart from snapshot reads', async () => {
+    const search = await api.request('GET', '/v1/snapshots/search?q=anything', { key });
+    assert.equal(search.status, 200);
+    assert.equal(search.headers['x-ratelimit-limit'], '30');
+    assert.equal(search.headers['x-ratelimit-remaining'], '29');
+    const mirror = await api.request('GET', '/api/v1/snapshots/search?q=anything', { key });
+    assert.equal(mirror.headers['x-ratelimit-remaining'], '28', 'both prefixes share one window');
+    const read = await api.request('GET', '/v1/snapshots', { key });
+    assert.equal(read.headers['x-ratelimit-limit'], '60');
+    assert.equal(read.headers['x-ratelimit-remaining'], '59', 'searches did not use the read window');
+    for (let i = 0; i < 3; i++) await api.request('GET', '/v1/snapshots/search?q=x', { key });
+    const refused = await api.request('GET', '/v1/snapshots/search?q=x', { key });
+    assert.equal(refused.status, 429, 'the sixth search in a second is over the burst of 5');
+    assert.equal(refused.body.error.code, 'RATE_LIMITED');
+  });
+
+  it('suggestions use the edges window (Free: 60/min)', async () => {
+    const other = await api.newKey({ plan: 'free' });
+    const made = await api.request('POST', '/v1/snapshots', { key: other, body: { name: 'n', core: 'c' } });
+    const edges = await api.request('GET', `/v1/edges?brain_id=${other.brainId}`, { key: other });
+    assert.equal(edges.headers['x-ratelimit-remaining'], '59');
+    const res = await api.request('GET', `/v1/snapshots/${made.body.data.id}/suggestions`, { key: other });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.headers['x-ratelimit-limit'], '60');
+    assert.equal(res.headers['x-ratelimit-remaining'], '58');
+  });
+});
