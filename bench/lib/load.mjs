@@ -1,10 +1,12 @@
 // Drives load with wrk when installed (a C program, not the bottleneck), else autocannon (in
 // this Node process). SNAPGRAPH_BENCH_LOAD=autocannon forces the fallback.
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { trackChild } from './cleanup.mjs';
 import { cpuMs } from './server.mjs';
 
@@ -35,16 +37,34 @@ function parseDuration(text) {
 }
 
 /**
- * One measurement: `seconds` of load at `connections` against `url`.
- * Returns { rps, p50, p99 (ms), cpuPerRequestUs, requests, non2xx, socketErrors, timeouts }.
+ * One measurement: `seconds` of load at `connections` against `url`, or against `urls` in turn
+ * (GET; each of wrk's threads starts at its own place in the list). `sequential`: one request
+ * at a time from this process instead (node:http on one kept-alive connection), which records
+ * every latency, so p95 too: the measure of a server's own answer time.
+ * Returns { rps, p50, p99 (ms), cpuPerRequestUs, requests, non2xx, socketErrors, timeouts }
+ * (and p95 when sequential).
  */
-export async function measure({ url, headers = {}, seconds, connections = 50, pid, method = 'GET', body }) {
+export async function measure({
+  url,
+  urls,
+  sequential = false,
+  headers = {},
+  seconds,
+  connections = 50,
+  pid,
+  method = 'GET',
+  body,
+}) {
   if (pid) await waitForIdle(pid);
   const cpuBefore = pid ? cpuMs(pid) : NaN;
-  const options = { url, headers, seconds, connections, method, body };
-  const result = loadTool === 'wrk' ? await runWrk(options) : await runAutocannon(options);
+  const options = { url, urls, headers, seconds, connections, method, body };
+  const result = sequential
+    ? await runSequential({ urls: urls ?? [url], headers, seconds })
+    : loadTool === 'wrk'
+      ? await runWrk(options)
+      : await runAutocannon(options);
   const cpu = pid ? cpuMs(pid) - cpuBefore : NaN;
-  if (!(result.requests > 0)) return { ...result, rps: 0, p50: NaN, p99: NaN, cpuPerRequestUs: NaN };
+  if (!(result.requests > 0)) return { ...result, rps: 0, p50: NaN, p95: NaN, p99: NaN, cpuPerRequestUs: NaN };
   return { ...result, cpuPerRequestUs: (cpu * 1000) / result.requests };
 }
 
@@ -65,12 +85,29 @@ async function waitForIdle(pid) {
 
 let scriptCounter = 0;
 
-async function runWrk({ url, headers, seconds, connections, method, body }) {
+async function runWrk({ url, urls, headers, seconds, connections, method, body }) {
   const threads = Math.min(2, connections); // wrk wants at least one connection per thread
   const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '--latency'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   let script;
-  if (method !== 'GET' || body !== undefined) {
+  if (urls) {
+    script = join(tmpdir(), `snapgraph-wrk-${process.pid}-${++scriptCounter}.lua`);
+    const paths = urls.map((u) => {
+      const parsed = new URL(u);
+      return parsed.pathname + parsed.search;
+    });
+    const lua = [
+      `local paths = {${paths.map((p) => JSON.stringify(p)).join(',\n')}}`,
+      'local started = 0',
+      // Each thread starts at its own place in the list.
+      'function setup(thread) thread:set("at", started); started = started + math.floor(#paths / 2) + 1 end',
+      'function request() at = at % #paths + 1; return wrk.format(nil, paths[at]) end',
+      '',
+    ].join('\n');
+    writeFileSync(script, lua);
+    args.push('-s', script);
+    url = urls[0];
+  } else if (method !== 'GET' || body !== undefined) {
     script = join(tmpdir(), `snapgraph-wrk-${process.pid}-${++scriptCounter}.lua`);
     const lua = [
       `wrk.method = ${JSON.stringify(method)}`,
@@ -118,16 +155,22 @@ function runProcess(command, args, timeoutMs) {
   });
 }
 
-async function runAutocannon({ url, headers, seconds, connections, method, body }) {
+async function runAutocannon({ url, urls, headers, seconds, connections, method, body }) {
   const { default: autocannon } = await import('autocannon');
+  let at = 0;
+  const paths = urls?.map((u) => {
+    const parsed = new URL(u);
+    return parsed.pathname + parsed.search;
+  });
   const result = await autocannon({
-    url,
+    url: urls ? urls[0] : url,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
     duration: seconds,
     connections,
     method,
     body,
     timeout: 10,
+    ...(paths && { requests: [{ setupRequest: (req) => ({ ...req, path: paths[at++ % paths.length] }) }] }),
   });
   return {
     // Like wrk's figure: all responses over the whole duration, not the mean of per-second samples.
@@ -138,6 +181,57 @@ async function runAutocannon({ url, headers, seconds, connections, method, body 
     non2xx: result.non2xx,
     socketErrors: result.errors - result.timeouts,
     timeouts: result.timeouts,
+  };
+}
+
+/**
+ * Sequential GETs over one kept-alive connection for `seconds`, starting at a random place in
+ * `urls`; every latency is kept. A request that does not answer in 10 s counts as a timeout.
+ */
+async function runSequential({ urls, headers, seconds }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies = [];
+  let non2xx = 0;
+  let timeouts = 0;
+  let socketErrors = 0;
+  let at = Math.floor(Math.random() * urls.length);
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  try {
+    while (performance.now() < until) {
+      const url = urls[at++ % urls.length];
+      const sent = performance.now();
+      const status = await new Promise((resolve) => {
+        const req = http.get(url, { agent, headers, timeout: 10_000 }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+          res.on('error', () => resolve('error'));
+        });
+        req.on('timeout', () => req.destroy(new Error('timeout')));
+        req.on('error', (err) => resolve(err.message === 'timeout' ? 'timeout' : 'error'));
+      });
+      if (status === 'timeout') timeouts++;
+      else if (status === 'error') socketErrors++;
+      else {
+        latencies.push(performance.now() - sent);
+        if (status < 200 || status > 299) non2xx++;
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  return {
+    rps: latencies.length / elapsed,
+    p50: pct(50),
+    p95: pct(95),
+    p99: pct(99),
+    requests: latencies.length,
+    non2xx,
+    socketErrors,
+    timeouts,
   };
 }
 

@@ -12,7 +12,8 @@
 import { measure, summarize } from './load.mjs';
 
 /**
- * variants: [{ name, start: async (round) => server, ops: [{ op, url(server), headers?, method?, body?, connections? }],
+ * variants: [{ name, start: async (round) => server,
+ *              ops: [{ op, url(server) | urls(server), sequential?, headers?, method?, body?, connections? }],
  *              after?: async (server, round) => void }],
  * where headers is an object or a function of the server, and `after` runs once the operations
  * are measured, before the server stops.
@@ -110,7 +111,9 @@ export async function runAlternating({
 /** One measurement of one operation; a crash or a non-2xx fails the run (see check). */
 async function measureOne({ op, server, connections, seconds, what, allowNoResponse = false }) {
   const sample = await measure({
-    url: op.url(server),
+    url: op.url?.(server),
+    urls: op.urls?.(server),
+    sequential: op.sequential,
     headers: typeof op.headers === 'function' ? op.headers(server) : (op.headers ?? {}),
     method: op.method ?? 'GET',
     body: op.body,
@@ -126,7 +129,8 @@ function logSample(scenario, what, sample) {
   const timeouts = sample.timeouts > 0 ? `, ${sample.timeouts} timeouts` : '';
   console.error(
     `[${scenario}] ${what}: ${sample.rps.toFixed(0)} req/s, ` +
-      `p50 ${sample.p50.toFixed(2)} ms, p99 ${sample.p99.toFixed(2)} ms, ` +
+      `p50 ${sample.p50.toFixed(2)} ms, ${sample.p95 === undefined ? '' : `p95 ${sample.p95.toFixed(2)} ms, `}` +
+      `p99 ${sample.p99.toFixed(2)} ms, ` +
       `${sample.cpuPerRequestUs.toFixed(0)} µs CPU/req${timeouts}`,
   );
 }

@@ -16,10 +16,13 @@ import { EDGE_TYPES, SNAPSHOT_TYPES } from '../../packages/server/dist/model.js'
 export { SNAPSHOT_COLUMNS };
 const TYPES = SNAPSHOT_TYPES;
 
-/** Snapshot i as a row (emotion and tags as JSON text), of a typical size (~600 bytes as JSON). */
-function snapshotRow(i, ms, brainId) {
+/**
+ * Snapshot i as a row (emotion and tags as JSON text), of a typical size (~600 bytes as JSON).
+ * `text(i)`, when given, supplies its name, core and tags ({ name, core, tags: [] }).
+ */
+function snapshotRow(i, ms, brainId, text) {
   const at = isoTime(ms);
-  return {
+  const row = {
     id: newId('snap', ms),
     brain_id: brainId,
     name: `Compounding ${i}`,
@@ -46,6 +49,11 @@ function snapshotRow(i, ms, brainId) {
     created_at: at,
     updated_at: at,
   };
+  if (text) {
+    const { name, core, tags } = text(i);
+    Object.assign(row, { name, core, tags: JSON.stringify(tags) });
+  }
+  return row;
 }
 
 function edgeRow(j, ms, brainId, ids) {
@@ -61,6 +69,7 @@ function edgeRow(j, ms, brainId, ids) {
     edge_type: EDGE_TYPES[j % EDGE_TYPES.length],
     strength: ((j * 29) % 101) / 100,
     label: j % 2 === 0 ? 'reinforces' : null,
+    origin: 'manual',
     created_at: at,
     updated_at: at,
   };
@@ -82,7 +91,7 @@ function timeline(snapshots, edges) {
  * Seeds an SQLite file. Returns { snapshotIds, edgeCount, sampleId } where sampleId is a
  * snapshot in the middle of the brain that has emotion and tags (a typical GET target).
  */
-export function seedSqlite(path, { accountId, brainId, snapshots, edges = 0, batch = 25_000, label = 'seed' }) {
+export function seedSqlite(path, { accountId, brainId, snapshots, edges = 0, batch = 25_000, label = 'seed', text }) {
   checkCounts(snapshots, edges);
   const db = new Database(path);
   try {
@@ -103,7 +112,7 @@ export function seedSqlite(path, { accountId, brainId, snapshots, edges = 0, bat
     const bar = progress(`${label}: ${snapshots} snapshots, ${edges} edges`, snapshots + edges);
     const snapshotBatch = db.transaction((from, to) => {
       for (let i = from; i < to; i++) {
-        const row = snapshotRow(i, snapshotAt(i), brainId);
+        const row = snapshotRow(i, snapshotAt(i), brainId, text);
         ids[i] = row.id;
         insertSnapshot.run(accountId, ...SNAPSHOT_COLUMNS.map((c) => row[c]));
       }
@@ -139,7 +148,10 @@ export function seedSqlite(path, { accountId, brainId, snapshots, edges = 0, bat
 const sampleIndex = (snapshots) => Math.max(0, Math.floor(snapshots / 8) * 4);
 
 /** Seeds a PostgreSQL database through multi-row inserts (one JSON parameter per batch). */
-export async function seedPostgres(url, { accountId, brainId, snapshots, edges = 0, batch = 5_000, label = 'seed' }) {
+export async function seedPostgres(
+  url,
+  { accountId, brainId, snapshots, edges = 0, batch = 5_000, label = 'seed', text },
+) {
   checkCounts(snapshots, edges);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -160,7 +172,7 @@ export async function seedPostgres(url, { accountId, brainId, snapshots, edges =
     for (let from = 0; from < snapshots; from += batch) {
       const rows = [];
       for (let i = from; i < Math.min(from + batch, snapshots); i++) {
-        const row = snapshotRow(i, snapshotAt(i), brainId);
+        const row = snapshotRow(i, snapshotAt(i), brainId, text);
         ids[i] = row.id;
         row.account_id = accountId;
         // json columns take the values themselves, not their text.

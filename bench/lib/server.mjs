@@ -52,20 +52,23 @@ export function snapgraphCli(args, databaseUrl) {
   });
 }
 
-/** A temporary directory removed at the end of the run (or earlier through the returned function). */
-export function tempDir() {
-  const dir = mkdtempSync(join(tmpdir(), 'snapgraph-bench-'));
+/**
+ * A temporary directory (in `parent`, default the system's) removed at the end of the run, or
+ * earlier through the returned function.
+ */
+export function tempDir(parent = tmpdir()) {
+  const dir = mkdtempSync(join(parent, 'snapgraph-bench-'));
   const remove = onCleanup(() => rmSync(dir, { recursive: true, force: true }));
   return { dir, remove };
 }
 
 /**
  * A database with the current schema and one enterprise key whose limits never bind unless
- * asked: a fresh SQLite file in a temporary directory, or the given (PostgreSQL) URL.
- * Returns { databaseUrl, key, key_id, account_id, brain_id, cleanup }.
+ * asked: a fresh SQLite file in a temporary directory (made in `parentDir` when given), or the
+ * given (PostgreSQL) URL. Returns { databaseUrl, key, key_id, account_id, brain_id, cleanup }.
  */
-export function prepareDatabase({ databaseUrl, rpm = 1_000_000_000, burst = 1_000_000_000 } = {}) {
-  const { dir, remove } = tempDir();
+export function prepareDatabase({ databaseUrl, parentDir, rpm = 1_000_000_000, burst = 1_000_000_000 } = {}) {
+  const { dir, remove } = tempDir(parentDir);
   const url = databaseUrl ?? join(dir, 'bench.db');
   const out = snapgraphCli(
     ['keys', 'create', '--plan', 'enterprise', '--rpm', String(rpm), '--burst', String(burst), '--json'],

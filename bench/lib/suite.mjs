@@ -7,6 +7,8 @@ import * as deepPages from '../scenarios/deep-pages.mjs';
 import * as postgres from '../scenarios/postgres.mjs';
 import * as ratelimit from '../scenarios/ratelimit.mjs';
 import * as reads from '../scenarios/reads.mjs';
+import * as search from '../scenarios/search.mjs';
+import * as searchQuality from '../scenarios/search-quality.mjs';
 import * as sustainedWrites from '../scenarios/sustained-writes.mjs';
 import * as writes from '../scenarios/writes.mjs';
 import { cleanupAll, stopChildren } from './cleanup.mjs';
@@ -16,11 +18,13 @@ import { machineDescription, targetsTable } from './report.mjs';
 import { REPO } from './server.mjs';
 
 export const SCENARIOS = Object.fromEntries(
-  [reads, writes, sustainedWrites, deepPages, postgres, ratelimit].map((s) => [s.id, s]),
+  [reads, writes, sustainedWrites, deepPages, postgres, ratelimit, search, searchQuality].map((s) => [s.id, s]),
 );
 
 const USAGE = `Usage: node bench/run.mjs [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]
-                         [--only ${Object.keys(SCENARIOS).join(',')}]`;
+                         [--only ${Object.keys(SCENARIOS).join(',')}]
+                         search: [--large] (also 1,000,000 snapshots and 3,000,000 edges)
+                         search-quality: [--data DIR] [--set musique|hotpotqa] [--backend sqlite|postgres]`;
 
 function options(argv) {
   const { values } = parseArgs({
@@ -32,6 +36,10 @@ function options(argv) {
       warmup: { type: 'string' },
       connections: { type: 'string', default: '50' },
       only: { type: 'string' },
+      data: { type: 'string' },
+      set: { type: 'string' },
+      backend: { type: 'string' },
+      large: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -43,6 +51,7 @@ function options(argv) {
     warmupSeconds: Number(values.warmup ?? (quick ? 0 : 1)),
     connections: Number(values.connections),
   };
+  const scenarioOptions = { data: values.data, set: values.set, backend: values.backend, large: values.large };
   for (const [name, value] of Object.entries(ctx)) {
     if (
       name !== 'quick' &&
@@ -51,7 +60,7 @@ function options(argv) {
       throw new Error(`--${name === 'warmupSeconds' ? 'warmup' : name} must be a whole number in range\n${USAGE}`);
     }
   }
-  return { ...values, ctx };
+  return { ...values, ctx: { ...ctx, ...scenarioOptions } };
 }
 
 /** Warns when the built server is older than its sources (the owner rebuilds with npm run build). */
@@ -73,7 +82,13 @@ function checkBuild() {
   }
 }
 
-export async function runSuite({ argv = process.argv.slice(2), defaults = Object.keys(SCENARIOS), save = false } = {}) {
+/** `reportName` (e.g. "search-quality") goes into the saved report's file name: <date>-<name>.md. */
+export async function runSuite({
+  argv = process.argv.slice(2),
+  defaults = Object.keys(SCENARIOS),
+  save = false,
+  reportName = '',
+} = {}) {
   let failed = false;
   try {
     const { ctx, only, help } = options(argv);
@@ -121,7 +136,10 @@ export async function runSuite({ argv = process.argv.slice(2), defaults = Object
     if (save) {
       const dir = join(REPO, 'bench/results');
       mkdirSync(dir, { recursive: true });
-      const file = join(dir, `${new Date().toISOString().slice(0, 10)}${ctx.quick ? '-quick' : ''}.md`);
+      const file = join(
+        dir,
+        `${new Date().toISOString().slice(0, 10)}${reportName ? `-${reportName}` : ''}${ctx.quick ? '-quick' : ''}.md`,
+      );
       writeFileSync(file, `${report}\n`);
       console.error(`\nwritten to ${file}`);
     }
