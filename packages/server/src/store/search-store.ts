@@ -25,6 +25,12 @@ export interface TextHit {
   created_at: string;
 }
 
+export interface TextMatches {
+  hits: TextHit[];
+  total: number;
+  matches: ReadonlySet<string>;
+}
+
 /** An edge as the ranking sees it. */
 export interface GraphEdge {
   id: string;
@@ -57,14 +63,11 @@ export interface Contradiction {
  * and reads rows and edges.
  */
 export interface SearchStore {
-  /** The `limit` most relevant text matches in scope, best first, and how many match in all. */
-  textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<{ hits: TextHit[]; total: number }>;
   /**
-   * Those of `ids` that match the query in scope but were not among the best `textMatches`
-   * read: they rank below every one of those, so only that they match is read, not how well
-   * (ranking them would rank every match of the query).
+   * The `limit` most relevant text matches in scope, best first, how many match in all, and
+   * which snapshots match at all (those deeper than `limit` rank below every hit).
    */
-  deeperMatches(scope: SearchScope, query: ParsedQuery, ids: string[]): Promise<{ id: string; created_at: string }[]>;
+  textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches>;
   /** Edges of the brain touching any of `ids`, in either direction, strongest first, at most `limit`. */
   edgesTouching(brainId: string, ids: string[], limit: number): Promise<GraphEdge[]>;
   /** Those of `ids` in scope (brain, type, tag), with their JSON. */

@@ -16,6 +16,8 @@
 export const LINK_RULES = {
   /** Text candidates read for one snapshot. */
   candidates: 25,
+  /** The snapshot's words its candidates are searched with: name and tags first, then the longest. */
+  queryWords: 12,
   /** Automatic linking makes the edges scoring at least this … */
   autoMinScore: 0.35,
   /** … and at most this many per snapshot, best first. */

@@ -1,5 +1,5 @@
 import type { Principal, SnapshotType } from '../../model.js';
-import type { Contradiction, FoundSnapshot, ParsedQuery, SearchScope, TextHit } from '../../store/search-store.js';
+import type { Contradiction, FoundSnapshot, SearchScope, TextHit } from '../../store/search-store.js';
 import type { MeaningView } from './semantic.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
@@ -84,7 +84,7 @@ export async function searchSnapshots(
 
   const meaning = await meaningOf(domain, brainId, query);
   let broughtIn = 0;
-  if (meaning.view) broughtIn += await addMeaning(domain, scope, parsed, candidates, meaning.view, wanted);
+  if (meaning.view) broughtIn += await addMeaning(domain, scope, candidates, meaning.view, wanted, text.matches);
   if (request.graph && candidates.size > 0) {
     broughtIn += await spreadOverGraph(domain, scope, parsed, candidates);
   }
@@ -147,15 +147,11 @@ export async function searchSnapshots(
     const edges = await d.store.search.edgesTouching(s.brainId, [...seeds.keys()], RANKING.edgeLimit);
     const parts = graphParts(seeds, edges);
     const reached = [...parts.keys()].filter((id) => !all.has(id));
-    // Matches deeper than the candidates read rank below all of them: their text part counts as 0.
-    const deeper = await d.store.search.deeperMatches(s, q, reached);
-    for (const hit of deeper) {
-      const meant = meaning.view?.of(hit.id);
-      all.set(hit.id, { ...candidate(hit.id, hit.created_at, 0), semantic: meant, base: baseScore(0, meant) });
-    }
-    const unmatched = reached.filter((id) => !all.has(id) && (parts.get(id)?.value ?? 0) >= RANKING.bringInMin);
+    // Text matches deeper than the candidates read rank below all of them: their text part
+    // counts as 0, and they are in `count` already. Others enter on a strong enough graph part.
+    const entering = reached.filter((id) => text.matches.has(id) || (parts.get(id)?.value ?? 0) >= RANKING.bringInMin);
     // Only those in scope (the brain, and the type and tag asked for) may enter.
-    const inScope = await d.store.search.snapshotsIn(s, unmatched);
+    const inScope = await d.store.search.snapshotsIn(s, entering);
     for (const row of inScope) {
       const meant = meaning.view?.of(row.id);
       all.set(row.id, { ...candidate(row.id, row.created_at, 0), semantic: meant, base: baseScore(0, meant) });
@@ -164,7 +160,7 @@ export async function searchSnapshots(
       const c = all.get(id);
       if (c) c.graph = part;
     }
-    return inScope.length;
+    return inScope.filter((row) => !text.matches.has(row.id)).length;
   }
 }
 
@@ -192,10 +188,10 @@ async function meaningOf(domain: Domain, brainId: string, query: string): Promis
 async function addMeaning(
   domain: Domain,
   scope: SearchScope,
-  parsed: ParsedQuery,
   candidates: Map<string, Candidate>,
   view: MeaningView,
   wanted: number,
+  textMatches: ReadonlySet<string>,
 ): Promise<number> {
   for (const c of candidates.values()) {
     c.semantic = view.of(c.id);
@@ -205,12 +201,8 @@ async function addMeaning(
     .nearest(Math.max(wanted + RANKING.spare, RANKING.seeds), RANKING.semanticMin)
     .filter((n) => !candidates.has(n.id));
   const ids = near.map((n) => n.id);
-  const [deeper, inScope] = await Promise.all([
-    domain.store.search.deeperMatches(scope, parsed, ids),
-    domain.store.search.snapshotsIn(scope, ids),
-  ]);
+  const inScope = await domain.store.search.snapshotsIn(scope, ids);
   // Text matches deeper than the candidates read count as text 0, and are in `count` already.
-  const textMatches = new Set(deeper.map((hit) => hit.id));
   for (const row of inScope) {
     const semantic = view.of(row.id);
     candidates.set(row.id, {

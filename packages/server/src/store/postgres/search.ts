@@ -44,8 +44,7 @@ const PARTS = `WITH parts AS (SELECT to_tsquery('english', u.part) AS query, u.i
 const SQL = {
   searchTop: `${PARTS} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
     WHERE ${IN_SCOPE} ORDER BY relevance DESC, s.created_at DESC, s.id DESC LIMIT $6`,
-  searchCount: `SELECT count(*)::int AS n FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
-  searchDeeperMatches: `SELECT s.id, s.created_at FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE} AND s.id = ANY($5::text[])`,
+  searchAll: `SELECT s.id FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
   searchFrequency: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2)`,
   searchBrainSize: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1`,
   searchEdgesTouching: `SELECT id, source_id, target_id, edge_type, strength FROM edges
@@ -105,21 +104,14 @@ export class PostgresSearchStore implements SearchStore {
 
   async textMatches(scope: SearchScope, query: ParsedQuery, limit: number) {
     const weighted = await this.weighted(scope.brainId, query);
-    if (weighted === undefined) return { hits: [], total: 0 };
+    if (weighted === undefined) return { hits: [], total: 0, matches: new Set<string>() };
     const [parts, idfs] = weighted;
     const values = [scope.brainId, parts, scope.type ?? null, scope.tag ?? null];
-    const [hits, count] = await Promise.all([
+    const [hits, all] = await Promise.all([
       this.rows<TextHit>('searchTop', [...values, idfs, limit]),
-      this.rows<{ n: number }>('searchCount', values),
+      this.rows<{ id: string }>('searchAll', values),
     ]);
-    return { hits, total: count[0]?.n ?? 0 };
-  }
-
-  async deeperMatches(scope: SearchScope, query: ParsedQuery, ids: string[]) {
-    const parts = tsqueryParts(query);
-    if (ids.length === 0 || parts.length === 0) return [];
-    const values = [scope.brainId, parts, scope.type ?? null, scope.tag ?? null, ids];
-    return this.rows<{ id: string; created_at: string }>('searchDeeperMatches', values);
+    return { hits, total: all.length, matches: new Set(all.map((row) => row.id)) };
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {

@@ -1,11 +1,11 @@
 import type {
+  TextMatches,
   Contradiction,
   FoundSnapshot,
   GraphEdge,
   ParsedQuery,
   SearchScope,
   SearchStore,
-  TextHit,
 } from '../search-store.js';
 import type { SqliteDatabase } from './open-database.js';
 import { lazyStatements } from './lazy-statement.js';
@@ -53,23 +53,15 @@ export class SqliteSearchStore implements SearchStore {
     const prepared = lazyStatements(db);
     // `+brain_id`: a brain's index would read the whole brain; the ids are looked up instead.
     this.stmt = {
-      topMatches: prepared<TextHit>(
-        `SELECT m.id, m.relevance, s.created_at
-         FROM (SELECT r.snapshot_id AS id, -${BM25} AS relevance
-               FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
-               WHERE snapshot_search MATCH @match AND ${IN_SCOPE}
-               ORDER BY relevance DESC LIMIT @limit) m
-         JOIN snapshots s ON s.id = m.id
-         ORDER BY m.relevance DESC, s.created_at DESC, s.id DESC`,
-      ),
-      countMatches: prepared<{ n: number }>(
-        `SELECT count(*) AS n FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
+      // Every match in scope with its relevance, in one pass over the index: the count, the best
+      // and the deeper matches all come from it (a count and a ranked top-k were two passes).
+      allMatches: prepared<[string, number]>(
+        `SELECT r.snapshot_id, -${BM25}
+         FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
          WHERE snapshot_search MATCH @match AND ${IN_SCOPE}`,
       ),
-      deeperMatches: prepared<{ id: string; created_at: string }>(
-        `SELECT r.snapshot_id AS id, s.created_at FROM snapshot_search_rows r JOIN snapshots s ON s.id = r.snapshot_id
-         WHERE r.snapshot_id IN ${IDS} AND ${IN_SCOPE}
-           AND EXISTS (SELECT 1 FROM snapshot_search WHERE snapshot_search MATCH @match AND rowid = r.rowid)`,
+      createdAt: prepared<{ id: string; created_at: string }>(
+        `SELECT id, created_at FROM snapshots WHERE id IN ${IDS}`,
       ),
       edgesTouching: prepared<GraphEdge>(
         `SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE source_id IN ${IDS} AND +brain_id = @brain
@@ -93,22 +85,25 @@ export class SqliteSearchStore implements SearchStore {
     };
   }
 
-  async textMatches(scope: SearchScope, query: ParsedQuery, limit: number) {
+  async textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches> {
     const match = ftsExpression(scope, query);
-    if (match === undefined) return { hits: [], total: 0 };
+    if (match === undefined) return { hits: [], total: 0, matches: new Set() };
     const params = { match, brain: scope.brainId, type: scope.type ?? null, tag: scope.tag ?? null };
-    // The page and the count in one read transaction, so both describe the same state.
-    return this.db.transaction(() => ({
-      hits: this.stmt.topMatches().all({ ...params, limit }),
-      total: this.stmt.countMatches().get(params)?.n ?? 0,
-    }))();
-  }
-
-  async deeperMatches(scope: SearchScope, query: ParsedQuery, ids: string[]) {
-    const match = ftsExpression(scope, query);
-    if (match === undefined || ids.length === 0) return [];
-    const params = { match, brain: scope.brainId, type: scope.type ?? null, tag: scope.tag ?? null };
-    return this.stmt.deeperMatches().all({ ...params, ids: JSON.stringify(ids) });
+    return this.db.transaction(() => {
+      const all = this.stmt.allMatches().raw().all(params) as [string, number][];
+      const best = topByRelevance(all, limit);
+      const created = new Map(
+        this.stmt
+          .createdAt()
+          .all({ ids: JSON.stringify(best.map(([id]) => id)) })
+          .map((row) => [row.id, row.created_at]),
+      );
+      const hits = best.map(([id, relevance]) => ({ id, relevance, created_at: created.get(id) as string }));
+      hits.sort(
+        (a, b) => b.relevance - a.relevance || compareDesc(a.created_at, b.created_at) || compareDesc(a.id, b.id),
+      );
+      return { hits: hits.slice(0, limit), total: all.length, matches: new Set(all.map(([id]) => id)) };
+    })();
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {
@@ -131,3 +126,16 @@ export class SqliteSearchStore implements SearchStore {
     return this.stmt.contradictionsOf().all({ brain: brainId, ids: JSON.stringify(ids) });
   }
 }
+
+/**
+ * The `limit` rows of highest relevance, with every row tied with the last of them (so ties can
+ * be broken by age afterwards), without sorting all of them.
+ */
+function topByRelevance(rows: [string, number][], limit: number): [string, number][] {
+  if (rows.length <= limit) return rows;
+  const sorted = rows.map((row) => row[1]).sort((a, b) => b - a);
+  const floor = sorted[limit - 1] as number;
+  return rows.filter((row) => row[1] >= floor);
+}
+
+const compareDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
