@@ -14,7 +14,7 @@ import {
   type Workspace,
 } from './helpers/process-harness.js';
 
-describe('snapgraph: bad settings and arguments', { timeout: 60_000 }, () => {
+describe('snapgraph: bad settings and arguments', () => {
   let workspace: Workspace;
   before(async () => {
     workspace = await makeWorkspace('cli-usage');

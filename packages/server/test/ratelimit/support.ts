@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
 import type { TestContext } from 'node:test';
 import { newId } from '../../src/ids.js';
+import { HANG_GUARD_MS } from '../helpers/hang-guard.js';
 import { snapshotBody, type ApiResponse, type TestApi, type TestKey } from '../helpers/harness.js';
 
 export const MINUTE = 60_000;
@@ -244,7 +245,7 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const DEFAULT_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** Sends PING over a raw socket: true on +PONG (or an auth error, which still means "up"). */
-export function redisReachable(url: string, timeoutMs = 1000): Promise<boolean> {
+export function redisReachable(url: string, timeoutMs = HANG_GUARD_MS): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = new Socket();
@@ -347,7 +348,7 @@ export async function startOwnRedis(port?: number): Promise<OwnRedis> {
   failed.catch(() => undefined);
   const url = `redis://127.0.0.1:${p}`;
   await Promise.race([
-    waitFor(`redis-server on ${p}`, async () => ((await redisReachable(url)) ? true : undefined), 5000),
+    waitFor(`redis-server on ${p}`, async () => ((await redisReachable(url)) ? true : undefined), HANG_GUARD_MS),
     failed,
   ]);
   return { port: p, url, child };

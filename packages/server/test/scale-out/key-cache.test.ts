@@ -19,7 +19,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('API keys cached on PostgreSQL', { skip: testBackend !== 'postgres', timeout: 60_000 }, () => {
+describe('API keys cached on PostgreSQL', { skip: testBackend !== 'postgres' }, () => {
   let first: TestApi;
   let second: Awaited<ReturnType<typeof connectTestApi>>;
   let sql: pg.Client;
