@@ -110,14 +110,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    const { draining, closing } = app.lifecycle;
-    if (draining || closing) reply.header('connection', 'close');
     // A request that reaches a server already stopping (on a connection kept alive from before).
-    if (closing) {
+    if (app.lifecycle.closing) {
       sendError(request, reply, new AppError('SERVICE_UNAVAILABLE', 'the server is shutting down; try again'));
       return;
     }
     done();
+  });
+  // Decided when the answer goes out, not when the request came in: a request that began before
+  // shutdown and ends after it (a slow write, a database wait) must not leave its connection
+  // open, or the server waits out the client's keep-alive and then overruns SHUTDOWN_TIMEOUT_MS.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    const { draining, closing } = app.lifecycle;
+    if (draining || closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? ANONYMOUS_DEFAULT_LIMITS });
   const accessLog = new AccessLog(app.log, logStream);

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { Ajv } from 'ajv';
-import { Type, type Static } from 'typebox';
+import { ConfigError } from './config-error.js';
+import { checkSettings, Type, type Static } from './config-schema.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 
 /** Settings, read once from the environment at start and validated against this schema. */
@@ -65,11 +65,7 @@ export interface EmbeddingsSettings {
   batchSize: number;
 }
 
-const validate = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false }).compile<Env>(
-  ConfigSchema,
-);
-
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /**
  * TRUST_PROXY: `false` (default: the socket's address is the client), `true` (trust every
@@ -121,14 +117,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[name];
     if (value !== undefined && value !== '') values[name] = value;
   }
-  // Ajv's type coercion would read `0x1F90` or `1e3` as numbers; settings are written in decimal.
+  // Type coercion would read `0x1F90` or `1e3` as numbers; settings are written in decimal.
   const notDecimal = INTEGER_SETTINGS.filter((name) => name in values && !PLAIN_INTEGER.test(String(values[name])));
   const problems = notDecimal.map((name) => `${name} must be a whole number in plain decimal digits`);
-  if (!validate(values)) {
-    for (const e of validate.errors ?? []) {
-      const name = e.instancePath.slice(1);
-      if (!notDecimal.includes(name)) problems.push(`${name || 'config'} ${e.message}`);
-    }
+  for (const { name, message } of checkSettings(ConfigSchema, values)) {
+    if (!notDecimal.includes(name)) problems.push(`${name} ${message}`);
   }
   if (problems.length === 0) problems.push(...embeddingsProblems(values as Env, env));
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { stopAcceptingOnceQueueEmpty } from './http/stop-accepting.js';
 import { warmUpNextTick } from './warm-up.js';
 
 export interface RunningServer {
@@ -10,11 +11,16 @@ export interface RunningServer {
 }
 
 /**
- * Starts the HTTP server and stops it cleanly on SIGTERM or SIGINT. First a short drain
- * (SHUTDOWN_DRAIN_MS): readiness fails so a load balancer moves new traffic away, responses
- * close their connections, and connections already queued in the kernel's backlog — whose
- * clients have sent their requests — are still accepted and answered instead of being reset.
- * Then stop accepting, let the requests in flight finish, and close the database.
+ * Starts the HTTP server and stops it cleanly on SIGTERM or SIGINT (docs/deployment.md).
+ *
+ * Every request a client has sent before the signal is answered, however busy the machine is:
+ * 1. Drain: readiness fails so a load balancer moves new traffic away, and responses close
+ *    their connections. New connections are still accepted and answered, for at least
+ *    SHUTDOWN_DRAIN_MS (the time a load balancer takes to notice), and then until the kernel's
+ *    queue of connections waiting to be accepted is empty — found by the queue itself, not by
+ *    a time the event loop may not get (stop-accepting.ts).
+ * 2. Stop accepting; answer the requests in flight, then close the database and Redis.
+ * SHUTDOWN_TIMEOUT_MS bounds the whole: past it the process exits 1 whatever is left.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   warmUpNextTick();
@@ -31,13 +37,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      const startedAt = Date.now();
       const timer = setTimeout(() => {
+        // The log is written in batches that process.exit does not wait for; stderr is written
+        // at once, so the reason for exit code 1 is never lost.
         app.log.error('shutdown timed out; exiting');
+        process.stderr.write(`snapgraph: shutdown timed out after ${config.shutdownTimeoutMs} ms; exiting\n`);
         process.exit(1);
       }, config.shutdownTimeoutMs);
       timer.unref();
       app.lifecycle.draining = true;
       if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      // Half the time bound for accepting at most, so traffic that never stops arriving still
+      // leaves the other half for answering what was accepted.
+      await stopAcceptingOnceQueueEmpty(app.server, startedAt + config.shutdownTimeoutMs / 2);
+      app.log.info('stopped accepting connections; finishing the requests in flight');
       await app.close();
       clearTimeout(timer);
     })();

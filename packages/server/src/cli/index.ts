@@ -1,12 +1,11 @@
-import { ConfigError, loadConfig } from '../config.js';
+// Only what every invocation needs is imported here. A command loads its own modules when it
+// runs: the server (Fastify and everything behind it) for `serve` alone, the settings validator
+// and one store's driver for the commands that touch the database, and nothing for `--help` —
+// so a CLI call starts in a fraction of the time (docs/performance.md, "CLI start").
+import { ConfigError } from '../config-error.js';
 import { AppError } from '../errors.js';
-import { startServer } from '../main.js';
 import { VERSION } from '../version.js';
-import { brainsCommand } from './commands/brains.js';
-import { keysCommand } from './commands/keys.js';
-import { searchCommand } from './commands/search.js';
 import { processIo, UsageError, type CliIo } from './io.js';
-import { withDomain } from './with-domain.js';
 
 const HELP = `snapgraph ${VERSION} — knowledge-graph service
 
@@ -29,24 +28,27 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   const [command, ...args] = argv;
   try {
     switch (command) {
-      case 'serve':
+      case 'serve': {
         noArguments('serve', args);
+        const [{ loadConfig }, { startServer }] = await Promise.all([import('../config.js'), import('../main.js')]);
         await startServer(loadConfig());
         return 0;
+      }
       case 'migrate': {
         noArguments('migrate', args);
+        const { withDomain } = await import('./with-domain.js');
         const applied = await withDomain((domain) => domain.store.migrate(), { migrate: false });
         io.out(applied === 0 ? 'Database is up to date.' : `Applied ${applied} migration(s).`);
         return 0;
       }
       case 'keys':
-        await keysCommand(args, io);
+        await (await import('./commands/keys.js')).keysCommand(args, io);
         return 0;
       case 'brains':
-        await brainsCommand(args, io);
+        await (await import('./commands/brains.js')).brainsCommand(args, io);
         return 0;
       case 'search':
-        await searchCommand(args, io);
+        await (await import('./commands/search.js')).searchCommand(args, io);
         return 0;
       case '--version':
       case 'version':

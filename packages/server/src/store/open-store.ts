@@ -1,5 +1,4 @@
-import { PostgresStore, type PostgresOptions } from './postgres/postgres-store.js';
-import { SqliteStore } from './sqlite/sqlite-store.js';
+import type { PostgresOptions } from './postgres/postgres-store.js';
 import type { Store } from './store.js';
 
 export function isPostgresUrl(url: string): boolean {
@@ -12,6 +11,12 @@ export function isPostgresUrl(url: string): boolean {
  * stripped).
  */
 export async function openStore(databaseUrl: string, postgres: PostgresOptions = {}): Promise<Store> {
-  if (isPostgresUrl(databaseUrl)) return new PostgresStore(databaseUrl, postgres);
+  // Only the store chosen is loaded, with its driver: a CLI command on SQLite never pays for
+  // loading the PostgreSQL driver, nor the reverse (docs/performance.md, "CLI start").
+  if (isPostgresUrl(databaseUrl)) {
+    const { PostgresStore } = await import('./postgres/postgres-store.js');
+    return new PostgresStore(databaseUrl, postgres);
+  }
+  const { SqliteStore } = await import('./sqlite/sqlite-store.js');
   return new SqliteStore(databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, ''));
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { createKeyViaCli, makeWorkspace, runCli, type Workspace } from './helpers/process-harness.js';
 
-describe('snapgraph brains create: which account', { timeout: 30_000 }, () => {
+describe('snapgraph brains create: which account', () => {
   const workspaces: Workspace[] = [];
   after(() => Promise.all(workspaces.map((w) => w.remove())));
   const fresh = async (label: string) => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { assertOneLineExit, runCli, type CliResult } from './helpers/process-harness.js';
 
-describe('snapgraph CLI: failures of the environment', { timeout: 30_000 }, () => {
+describe('snapgraph CLI: failures of the environment', () => {
   const dir = mkdtempSync(join(tmpdir(), 'snapgraph-cli-failures-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -51,7 +51,7 @@ async function listKeysJson(databasePath: string): Promise<Record<string, unknow
   return rows as Record<string, unknown>[];
 }
 
-describe('snapgraph CLI against a running server', { timeout: 60_000 }, () => {
+describe('snapgraph CLI against a running server', () => {
   let workspace: Workspace;
   let server: ServerProcess;
 
@@ -245,7 +245,7 @@ describe('snapgraph CLI against a running server', { timeout: 60_000 }, () => {
   });
 });
 
-describe('snapgraph migrate', { timeout: 30_000 }, () => {
+describe('snapgraph migrate', () => {
   const workspaces: Workspace[] = [];
   after(() => Promise.all(workspaces.map((w) => w.remove())));
 
@@ -275,7 +275,7 @@ describe('snapgraph migrate', { timeout: 30_000 }, () => {
   });
 });
 
-describe('key storage', { timeout: 30_000 }, () => {
+describe('key storage', () => {
   let workspace: Workspace;
   before(async () => {
     workspace = await makeWorkspace('key-storage');

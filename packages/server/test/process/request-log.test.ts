@@ -30,7 +30,7 @@ const logLines = (stdout: string): LogLine[] =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as LogLine);
 
-describe('request log', { timeout: 60_000 }, () => {
+describe('request log', () => {
   let workspace: Workspace;
   let server: ServerProcess;
   let key: CreatedKey;

@@ -17,7 +17,7 @@ import {
 } from '../process/helpers/process-harness.js';
 import { DEFAULT_REDIS_URL, redisReachable, skipOrFailWithoutRedis } from '../ratelimit/support.js';
 
-describe('two instances on one PostgreSQL and one Redis', { skip: testBackend !== 'postgres', timeout: 60_000 }, () => {
+describe('two instances on one PostgreSQL and one Redis', { skip: testBackend !== 'postgres' }, () => {
   let workspace: Workspace;
   let servers: [ServerProcess, ServerProcess];
   let owner: CreatedKey;

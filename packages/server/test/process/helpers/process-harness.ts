@@ -2,12 +2,16 @@
 // talking to it over real HTTP on 127.0.0.1. Nothing here imports `src`.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '../../helpers/database.js';
+import { HANG_GUARD_MS } from '../../helpers/hang-guard.js';
+
+export { HANG_GUARD_MS };
 
 export const SERVER_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BIN = join(SERVER_ROOT, 'bin', 'snapgraph.js');
@@ -61,7 +65,7 @@ export async function freePort(): Promise<number> {
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `promise`, or a rejection naming `what` after `ms`; the timer never outlives the race. */
-export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+export async function withTimeout<T>(promise: Promise<T>, what: string, ms = HANG_GUARD_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
@@ -74,7 +78,11 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
 }
 
 /** Polls `check` until it returns true, failing with `what` after `timeoutMs`. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = HANG_GUARD_MS,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -102,7 +110,7 @@ export interface CliResult {
 export async function runCli(
   databasePath: string,
   args: string[],
-  timeoutMs = 15_000,
+  timeoutMs = HANG_GUARD_MS,
   env: Record<string, string> = {},
 ): Promise<CliResult> {
   const child = spawn(process.execPath, [BIN, ...args], {
@@ -160,15 +168,21 @@ export interface ServerProcess {
   stderr(): string;
   /** Resolves when the process has exited (never rejects). */
   exited: Promise<Exit>;
+  /** Resolves once stdout or stderr matches `pattern`; rejects if the process exits first. */
+  printed(pattern: RegExp): Promise<void>;
   hasExited(): boolean;
-  /** Sends `signal`, then SIGKILL if it is still alive after `graceMs`; resolves on exit. */
+  /**
+   * Sends `signal`, then SIGKILL if it is still alive after `graceMs` (by default: only a hang;
+   * the server bounds its own shutdown by SHUTDOWN_TIMEOUT_MS and exits 1 past it); resolves on
+   * exit.
+   */
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<Exit>;
 }
 
 const running = new Set<ServerProcess>();
 
 /** Whether something accepts TCP connections on the port right now. */
-export function canConnect(port: number, timeoutMs = 1000): Promise<boolean> {
+export function canConnect(port: number, timeoutMs = HANG_GUARD_MS): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: HOST, port });
     const done = (ok: boolean) => {
@@ -183,12 +197,13 @@ export function canConnect(port: number, timeoutMs = 1000): Promise<boolean> {
 }
 
 /**
- * `snapgraph serve` on a free port; resolves once the port accepts connections. Every server
- * started here is tracked, so `stopAllServers()` in `after` can end whatever a failed test left.
+ * `snapgraph serve` on a free port; resolves once the port accepts connections, however long
+ * that takes, or fails as soon as the process exits. Every server started here is tracked, so
+ * `stopAllServers()` in `after` can end whatever a failed test left.
  */
 export async function startServer(
   databasePath: string,
-  options: { startTimeoutMs?: number; env?: Record<string, string> } = {},
+  options: { env?: Record<string, string> } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -198,8 +213,17 @@ export async function startServer(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const output = new EventEmitter();
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    output.emit('data');
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    output.emit('data');
+  });
+  let outputClosed = false;
+  child.once('close', () => (outputClosed = true));
   let exitInfo: Exit | undefined;
   const exited = new Promise<Exit>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -218,8 +242,28 @@ export async function startServer(
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
+    printed: (pattern) =>
+      withTimeout(
+        new Promise<void>((resolve, reject) => {
+          const check = () => {
+            if (!pattern.test(stdout) && !pattern.test(stderr)) return;
+            output.off('data', check);
+            resolve();
+          };
+          // 'close', not 'exit': the last output may be read after the process has exited.
+          const fail = () => {
+            output.off('data', check);
+            reject(new Error(`the server exited (${JSON.stringify(exitInfo)}) without printing ${pattern}`));
+          };
+          output.on('data', check);
+          check();
+          if (outputClosed) fail();
+          else child.once('close', fail);
+        }),
+        `the server to print ${pattern}`,
+      ),
     hasExited: () => exitInfo !== undefined,
-    stop: async (signal = 'SIGTERM', graceMs = 5000) => {
+    stop: async (signal = 'SIGTERM', graceMs = HANG_GUARD_MS) => {
       if (!exitInfo) child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       try {
@@ -233,8 +277,8 @@ export async function startServer(
   running.add(server);
   exited.then(() => running.delete(server)).catch(() => undefined);
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
-  while (!(await canConnect(port, 500))) {
+  const deadline = Date.now() + HANG_GUARD_MS;
+  while (!(await canConnect(port))) {
     if (exitInfo) {
       throw new Error(`snapgraph serve exited (${JSON.stringify(exitInfo)}) before listening:\n${stderr}\n${stdout}`);
     }
@@ -247,7 +291,10 @@ export async function startServer(
   return server;
 }
 
-/** Kills every server this process started and has not seen exit (bounded: SIGKILL after 3 s). */
+/**
+ * Ends every server this process started and has not seen exit: clean-up after a failed test,
+ * so SIGKILL follows soon (3 s) rather than at the hang guard.
+ */
 export async function stopAllServers(): Promise<void> {
   await Promise.all([...running].map((server) => server.stop('SIGTERM', 3000)));
 }
@@ -277,7 +324,7 @@ export async function call(
     method,
     headers,
     ...(payload !== undefined ? { body: payload } : {}),
-    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    signal: AbortSignal.timeout(options.timeoutMs ?? HANG_GUARD_MS),
   });
   const text = await response.text();
   let body: unknown = text;
