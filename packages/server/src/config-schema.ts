@@ -9,7 +9,9 @@
 
 type Options = Record<string, unknown>;
 type Schema = { readonly type?: string; readonly enum?: readonly string[] };
-/** What checkSettings reads of a property's schema. */
+/** What checkSettings reads of a property's schema (and annotations, which need no check). */
+const KEYWORDS = new Set(['type', 'enum', 'default', 'minimum', 'maximum', 'minLength', 'pattern']);
+const ANNOTATIONS = new Set(['description', 'title', 'examples']);
 interface Keywords {
   type?: string;
   enum?: readonly string[];
@@ -74,6 +76,10 @@ export function checkSettings(
 ): SettingProblem[] {
   const problems: SettingProblem[] = [];
   for (const [name, property] of Object.entries(schema.properties) as [string, Keywords][]) {
+    // A keyword added to a setting but not read here would be ignored without a word: refuse.
+    const unread = Object.keys(property).find((keyword) => !KEYWORDS.has(keyword) && !ANNOTATIONS.has(keyword));
+    if (unread !== undefined)
+      throw new Error(`${name}: the schema keyword "${unread}" is not checked by checkSettings`);
     if (values[name] === undefined) {
       if ('default' in property) values[name] = property.default;
       else if (schema.required.includes(name))

@@ -7,7 +7,7 @@ import { warmUpNextTick } from './warm-up.js';
 export interface RunningServer {
   app: FastifyInstance;
   address: string;
-  stop(): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -24,8 +24,24 @@ export interface RunningServer {
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   warmUpNextTick();
-  const app = await buildApp({ config });
-  const address = await app.listen({ port: config.port, host: config.host });
+  const starting = listen(config);
+  let stopping: Promise<void> | undefined;
+  const stop = (signal?: NodeJS.Signals) => (stopping ??= starting.then(({ app }) => shutDown(app, config, signal)));
+  // Handled from before the port opens: once the kernel accepts connections for us, SIGTERM must
+  // drain them, not end the process (its default action) with their requests unread. A signal
+  // that arrives while starting stops the server as soon as it has started.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stop(signal).then(
+        () => process.exit(0),
+        (err: unknown) => {
+          process.stderr.write(`snapgraph: shutdown failed: ${(err as Error).message}\n`);
+          process.exit(1);
+        },
+      );
+    });
+  }
+  const { app, address } = await starting;
   const activeKeys = await app.domain.store.countActiveApiKeys();
   if (activeKeys === 0) {
     app.log.warn('no API key exists yet; create one with: npx snapgraph keys create --plan free');
@@ -33,41 +49,32 @@ export async function startServer(config: Config): Promise<RunningServer> {
       '\nNo API key exists yet. Create one (it is shown once) with:\n  npx snapgraph keys create --plan free\n\n',
     );
   }
-
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      const startedAt = Date.now();
-      const timer = setTimeout(() => {
-        // The log is written in batches that process.exit does not wait for; stderr is written
-        // at once, so the reason for exit code 1 is never lost.
-        app.log.error('shutdown timed out; exiting');
-        process.stderr.write(`snapgraph: shutdown timed out after ${config.shutdownTimeoutMs} ms; exiting\n`);
-        process.exit(1);
-      }, config.shutdownTimeoutMs);
-      timer.unref();
-      app.lifecycle.draining = true;
-      if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
-      // Half the time bound for accepting at most, so traffic that never stops arriving still
-      // leaves the other half for answering what was accepted.
-      await stopAcceptingOnceQueueEmpty(app.server, startedAt + config.shutdownTimeoutMs / 2);
-      app.log.info('stopped accepting connections; finishing the requests in flight');
-      await app.close();
-      clearTimeout(timer);
-    })();
-    return stopping;
-  };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      stop().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          app.log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
   return { app, address, stop };
+}
+
+async function listen(config: Config): Promise<{ app: FastifyInstance; address: string }> {
+  const app = await buildApp({ config });
+  const address = await app.listen({ port: config.port, host: config.host });
+  return { app, address };
+}
+
+async function shutDown(app: FastifyInstance, config: Config, signal?: NodeJS.Signals): Promise<void> {
+  app.log.info({ signal }, 'shutting down');
+  const startedAt = Date.now();
+  const timer = setTimeout(() => {
+    // The log is written in batches that process.exit does not wait for; stderr is written at
+    // once, so the reason for exit code 1 is never lost.
+    app.log.error('shutdown timed out; exiting');
+    process.stderr.write(`snapgraph: shutdown timed out after ${config.shutdownTimeoutMs} ms; exiting\n`);
+    process.exit(1);
+  }, config.shutdownTimeoutMs);
+  timer.unref();
+  app.lifecycle.draining = true;
+  if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+  // Half the time bound for accepting at most, so traffic that never stops arriving still
+  // leaves the other half for answering what was accepted.
+  await stopAcceptingOnceQueueEmpty(app.server, startedAt + config.shutdownTimeoutMs / 2);
+  app.log.info('stopped accepting connections; finishing the requests in flight');
+  await app.close();
+  clearTimeout(timer);
 }

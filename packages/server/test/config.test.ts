@@ -3,6 +3,7 @@
 // the answers Ajv gave, message for message, when it did the checking.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { checkSettings, Type } from '../src/config-schema.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 const refusal = (env: Record<string, string>): string => {
@@ -76,6 +77,11 @@ describe('settings', () => {
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)}: ${message}`, () => assert.equal(refusal(env), message));
   }
+
+  it('a schema keyword the reader does not check is refused, not ignored', () => {
+    const schema = Type.Object({ NAME: Type.String({ maxLength: 3, description: 'a name' }) });
+    assert.throws(() => checkSettings(schema, { NAME: 'too long' }), /NAME: the schema keyword "maxLength"/);
+  });
 });
 
 // The embeddings settings (DESIGN 4.3): none by default, defaults when a base URL is set, and a

@@ -18,7 +18,9 @@ export async function stopAcceptingOnceQueueEmpty(server: Server, until: number)
   const address = server.address();
   if (address !== null && typeof address === 'object') {
     try {
-      while ((await acceptOwnConnection(server, address)) > 0 && Date.now() < until);
+      let othersArrived: number;
+      do othersArrived = await acceptOwnConnection(server, address);
+      while (othersArrived > 0 && Date.now() < until);
     } catch {
       // We could not reach ourselves (an address this host cannot connect to): the queue is
       // left as the event loop found it, which is what closing without the rounds would do.
