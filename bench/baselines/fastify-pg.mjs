@@ -12,7 +12,9 @@ pool.on('error', () => undefined);
 
 const COLUMNS = (
   await pool.query(
-    `SELECT column_name FROM information_schema.columns WHERE table_name = 'snapshots' ORDER BY ordinal_position`,
+    // Generated columns (the search index's tsvector) are the database's to fill.
+    `SELECT column_name FROM information_schema.columns
+     WHERE table_name = 'snapshots' AND is_generated = 'NEVER' ORDER BY ordinal_position`,
   )
 ).rows.map((r) => r.column_name);
 const insertSql = `INSERT INTO snapshots (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
