@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { createBackgroundWorker } from './background/index.js';
 import { startSemanticSearch } from './domain/embeddings/index.js';
+import { createChatProvider } from './providers/chat.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Domain } from './domain/context.js';
@@ -16,8 +17,10 @@ import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed
 import { registerOpenApi } from './http/openapi.js';
 import { requestIdFor } from './http/request-id.js';
 import { brainRoutes } from './http/routes/brains.js';
+import { crystallizeRoutes } from './http/routes/crystallize.js';
 import { edgeRoutes } from './http/routes/edges.js';
 import { healthRoutes } from './http/routes/health.js';
+import { knowledgeRoutes } from './http/routes/knowledge.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
@@ -36,7 +39,14 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
   Partial<
     Pick<
       Config,
-      'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy' | 'backgroundWork' | 'embeddings'
+      | 'postgres'
+      | 'redisUrl'
+      | 'rateLimits'
+      | 'anonymousLimits'
+      | 'trustProxy'
+      | 'backgroundWork'
+      | 'embeddings'
+      | 'llm'
     >
   >;
 
@@ -95,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   if (limiter) app.addHook('onClose', async () => limiter.close());
   // Triggers queue embed tasks only while some process has a provider (the flag).
+  if (config.llm) domain.llm = createChatProvider(config.llm);
   if (config.embeddings) domain.semantic = await startSemanticSearch(domain, config.embeddings, app.log);
   else await store.work.setFlag('embeddings', false);
   if (config.backgroundWork !== false) {
@@ -137,6 +148,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(edgeRoutes, { prefix });
     await app.register(brainRoutes, { prefix });
     await app.register(suggestionRoutes, { prefix });
+    await app.register(crystallizeRoutes, { prefix });
+    await app.register(knowledgeRoutes, { prefix });
   }
   await app.register(async (scope) => registerMethodNotAllowed(scope, routes));
   if (options.fastPaths !== false) fastPath = snapshotReadFastPath(app, accessLog);

@@ -26,6 +26,12 @@ export const ConfigSchema = Type.Object({
   EMBEDDINGS_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
   // OpenAI takes at most 2048 inputs in one request.
   EMBEDDINGS_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 2048, default: 64 }),
+  LLM_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_MODEL: Type.String({ minLength: 1, default: 'gpt-4o-mini' }),
+  LLM_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 60_000 }),
+  // Small enough for a local model's default context (Ollama's is 2,048–4,096 tokens).
+  LLM_CONTEXT_TOKENS: Type.Integer({ minimum: 512, default: 4096 }),
 });
 
 type Env = Static<typeof ConfigSchema>;
@@ -52,6 +58,18 @@ export interface Config {
   backgroundWork: boolean;
   /** An OpenAI-compatible embeddings endpoint; undefined when EMBEDDINGS_BASE_URL is unset (no semantic search). */
   embeddings: EmbeddingsSettings | undefined;
+  /** An OpenAI-compatible chat endpoint; undefined when LLM_BASE_URL is unset (the built-in extractor). */
+  llm: LlmSettings | undefined;
+}
+
+export interface LlmSettings {
+  /** Up to and including the API version; `/chat/completions` is added to it. */
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+  /** The model's context window in tokens: long input is split to fit it, never truncated. */
+  contextTokens: number;
 }
 
 export interface EmbeddingsSettings {
@@ -123,7 +141,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const { name, message } of checkSettings(ConfigSchema, values)) {
     if (!notDecimal.includes(name)) problems.push(`${name} ${message}`);
   }
-  if (problems.length === 0) problems.push(...embeddingsProblems(values as Env, env));
+  if (problems.length === 0) {
+    problems.push(...providerProblems(EMBEDDINGS_PROVIDER, values as Env, env));
+    problems.push(...providerProblems(LLM_PROVIDER, values as Env, env));
+  }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const v = values as Env;
   return {
@@ -149,42 +170,69 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           batchSize: v.EMBEDDINGS_BATCH_SIZE,
         }
       : undefined,
+    llm: v.LLM_BASE_URL
+      ? {
+          baseUrl: v.LLM_BASE_URL.replace(/\/+$/, ''),
+          apiKey: v.LLM_API_KEY,
+          model: v.LLM_MODEL,
+          timeoutMs: v.LLM_TIMEOUT_MS,
+          contextTokens: v.LLM_CONTEXT_TOKENS,
+        }
+      : undefined,
   };
 }
 
-const EMBEDDINGS_DEPENDENT_SETTINGS = [
-  'EMBEDDINGS_API_KEY',
-  'EMBEDDINGS_MODEL',
-  'EMBEDDINGS_TIMEOUT_MS',
-  'EMBEDDINGS_BATCH_SIZE',
-] as const;
+/** A provider's settings: its base URL, the path appended to it, and the settings that need it. */
+interface ProviderSettingNames {
+  baseUrl: 'EMBEDDINGS_BASE_URL' | 'LLM_BASE_URL';
+  apiKey: string;
+  path: string;
+  use: string;
+  dependent: readonly string[];
+}
+
+const EMBEDDINGS_PROVIDER: ProviderSettingNames = {
+  baseUrl: 'EMBEDDINGS_BASE_URL',
+  apiKey: 'EMBEDDINGS_API_KEY',
+  path: '/embeddings',
+  use: 'an embeddings provider',
+  dependent: ['EMBEDDINGS_API_KEY', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_TIMEOUT_MS', 'EMBEDDINGS_BATCH_SIZE'],
+};
+
+const LLM_PROVIDER: ProviderSettingNames = {
+  baseUrl: 'LLM_BASE_URL',
+  apiKey: 'LLM_API_KEY',
+  path: '/chat/completions',
+  use: 'an LLM provider',
+  dependent: ['LLM_API_KEY', 'LLM_MODEL', 'LLM_TIMEOUT_MS', 'LLM_CONTEXT_TOKENS'],
+};
 
 /**
- * The base URL is joined with `/embeddings`, so it must be a plain http(s) address: a query or
- * fragment would end up in the wrong place, and credentials in it would be written to logs
- * (the key belongs in EMBEDDINGS_API_KEY). The other settings alone do nothing, which is more
- * likely a forgotten base URL than an intent, so they are refused without it.
+ * The base URL is joined with the provider's path, so it must be a plain http(s) address: a
+ * query or fragment would end up in the wrong place, and credentials in it would be written to
+ * logs (the key belongs in the API key setting). The other settings alone do nothing, which is
+ * more likely a forgotten base URL than an intent, so they are refused without it.
  */
-function embeddingsProblems(v: Env, env: NodeJS.ProcessEnv): string[] {
-  if (v.EMBEDDINGS_BASE_URL === undefined) {
-    return EMBEDDINGS_DEPENDENT_SETTINGS.filter((name) => env[name] !== undefined && env[name] !== '').map(
-      (name) => `${name} is set but EMBEDDINGS_BASE_URL is not: set it to use an embeddings provider`,
-    );
+function providerProblems(names: ProviderSettingNames, v: Env, env: NodeJS.ProcessEnv): string[] {
+  const base = v[names.baseUrl];
+  if (base === undefined) {
+    return names.dependent
+      .filter((name) => env[name] !== undefined && env[name] !== '')
+      .map((name) => `${name} is set but ${names.baseUrl} is not: set it to use ${names.use}`);
   }
+  const notHttp = `${names.baseUrl} must be an http:// or https:// URL`;
   let url: URL;
   try {
-    url = new URL(v.EMBEDDINGS_BASE_URL);
+    url = new URL(base);
   } catch {
-    return ['EMBEDDINGS_BASE_URL must be an http:// or https:// URL'];
+    return [notHttp];
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return ['EMBEDDINGS_BASE_URL must be an http:// or https:// URL'];
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return [notHttp];
   if (url.username || url.password) {
-    return ['EMBEDDINGS_BASE_URL must not contain credentials: put the key in EMBEDDINGS_API_KEY'];
+    return [`${names.baseUrl} must not contain credentials: put the key in ${names.apiKey}`];
   }
-  if (url.search || url.hash || v.EMBEDDINGS_BASE_URL.includes('?') || v.EMBEDDINGS_BASE_URL.includes('#')) {
-    return ['EMBEDDINGS_BASE_URL must not have a query or fragment: /embeddings is appended to it'];
+  if (url.search || url.hash || base.includes('?') || base.includes('#')) {
+    return [`${names.baseUrl} must not have a query or fragment: ${names.path} is appended to it`];
   }
   return [];
 }

@@ -138,3 +138,104 @@ export interface PageOf<T> {
 export interface ListPage<T> extends PageOf<T> {
   nextCursor: string | null;
 }
+
+/** What a crystallize run cost (DESIGN 4.4); token counts are 0 for the built-in extractor. */
+export interface RunUsage {
+  totalTokensIn: number;
+  totalTokensOut: number;
+  /** The LLM's model name, or "builtin" when the built-in extractor did the work. */
+  model: string;
+  phases: Record<'extract' | 'synthesize' | 'crystallize', { tokensIn: number; tokensOut: number }>;
+  embeddingTokens: number;
+  totalTokens: number;
+}
+
+export interface RunMeta {
+  rawInsightCount: number;
+  refinedCount: number;
+  finalCount: number;
+  durationMs: number;
+}
+
+/** A crystallize run as stored: `GET /v1/crystallize/:run_id`. */
+export interface CrystallizeRun {
+  id: string;
+  brain_id: string;
+  /** `succeeded` (its snapshots were made) or `review` (its captures wait for a decision). */
+  status: 'succeeded' | 'review';
+  source_type: string;
+  agent_id: string | null;
+  session_id: string | null;
+  snapshot_ids: string[];
+  capture_ids: string[];
+  usage: RunUsage;
+  meta: RunMeta;
+  created_at: string;
+}
+
+/** The fields a snapshot would be created with; what a capture holds until accepted. */
+export type ProposedSnapshot = Pick<Snapshot, 'name' | 'core' | 'type' | 'confidence' | 'significance_score' | 'tags'> &
+  Partial<Record<SnapshotTextField, string | null>>;
+
+/** A snapshot proposed by a `review: true` run, pending until accepted or rejected. */
+export interface Capture {
+  id: string;
+  run_id: string;
+  brain_id: string;
+  snapshot: ProposedSnapshot;
+  created_at: string;
+}
+
+export const KNOWLEDGE_SOURCE_TYPES = [
+  'youtube',
+  'book',
+  'document',
+  'article',
+  'course',
+  'podcast',
+  'manual',
+] as const;
+export type KnowledgeSourceType = (typeof KNOWLEDGE_SOURCE_TYPES)[number];
+
+export const ENTRY_TYPES = [
+  'concept',
+  'framework',
+  'protocol',
+  'principle',
+  'technique',
+  'quote',
+  'case_study',
+  'definition',
+] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+
+/** A book, a video, a document… ingested as knowledge (DESIGN 4.6). */
+export interface KnowledgeSource {
+  id: string;
+  brain_id: string;
+  source_type: KnowledgeSourceType;
+  title: string;
+  author: string | null;
+  url: string | null;
+  domain: string | null;
+  tags: string[];
+  entries_count: number;
+  snapshot_ids: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** One piece of a source's knowledge: a concept, a framework, a quote… */
+export interface KnowledgeEntry {
+  id: string;
+  brain_id: string;
+  source_id: string;
+  entry_type: EntryType;
+  title: string;
+  content: string;
+  domain: string | null;
+  /** How well the holder knows it, 0–1; starts at 0. */
+  mastery: number;
+  created_at: string;
+  updated_at: string;
+}

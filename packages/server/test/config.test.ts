@@ -33,6 +33,7 @@ describe('settings', () => {
       trustProxy: false,
       backgroundWork: true,
       embeddings: undefined,
+      llm: undefined,
     });
   });
 
@@ -150,4 +151,54 @@ describe('config: embeddings', () => {
       (err: unknown) => err instanceof ConfigError && !err.message.includes('sk-secret-123'),
     );
   });
+});
+
+// The LLM settings (DESIGN 4.3): the same rules as the embeddings provider's.
+describe('config: llm', () => {
+  it('without LLM_BASE_URL there is none: the built-in extractor works', () => {
+    assert.equal(loadConfig({}).llm, undefined);
+  });
+
+  it('with only a base URL: no key, the default model, timeout and context', () => {
+    assert.deepEqual(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1/' }).llm, {
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: undefined,
+      model: 'gpt-4o-mini',
+      timeoutMs: 60_000,
+      contextTokens: 4096,
+    });
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      LLM_BASE_URL: 'https://api.openai.com/v1',
+      LLM_API_KEY: 'sk-x',
+      LLM_MODEL: 'gpt-4.1',
+      LLM_TIMEOUT_MS: '30000',
+      LLM_CONTEXT_TOKENS: '128000',
+    });
+    assert.deepEqual(config.llm, {
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-x',
+      model: 'gpt-4.1',
+      timeoutMs: 30_000,
+      contextTokens: 128_000,
+    });
+  });
+
+  const refused: [string, NodeJS.ProcessEnv, RegExp][] = [
+    ['a URL that is not http(s)', { LLM_BASE_URL: 'ftp://example.com/v1' }, /LLM_BASE_URL must be an http/],
+    ['credentials in the URL', { LLM_BASE_URL: 'https://me:sk-x@example.com/v1' }, /LLM_API_KEY/],
+    ['a query in the URL', { LLM_BASE_URL: 'https://example.com/v1?x=1' }, /\/chat\/completions is appended/],
+    ['a context under 512 tokens', { LLM_BASE_URL: 'http://h/v1', LLM_CONTEXT_TOKENS: '100' }, /LLM_CONTEXT_TOKENS/],
+    ['a model without a base URL', { LLM_MODEL: 'llama3' }, /LLM_MODEL is set but LLM_BASE_URL/],
+  ];
+  for (const [name, env, message] of refused) {
+    it(`refuses ${name}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && message.test(err.message),
+      );
+    });
+  }
 });

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { ChatProvider } from '../providers/chat.js';
 import type { Store } from '../store/store.js';
 import type { SemanticIndex } from './search/semantic.js';
 
@@ -10,4 +11,6 @@ export interface Domain {
   background?: { nudge(): void };
   /** Meaning: present when an embedding provider is configured (EMBEDDINGS_BASE_URL). */
   semantic?: SemanticIndex;
+  /** An LLM: present when LLM_BASE_URL is configured; without one the built-in extractor works. */
+  llm?: ChatProvider;
 }

@@ -114,13 +114,36 @@ export async function createSnapshot(
 ): Promise<Snapshot> {
   const fields = normalizeFields(input);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
-  const now = domain.clock.now();
+  const snapshot = newSnapshot(
+    fields as NewSnapshotFields,
+    brainId,
+    { source_type: 'manual', source_id: null },
+    domain.clock.now(),
+  );
+  await domain.store.insertSnapshot(principal.accountId, snapshot);
+  domain.background?.nudge();
+  return snapshot;
+}
+
+/** What a new snapshot is made of: name and core, and any other fields (the rest take their defaults). */
+export type NewSnapshotFields = Pick<Snapshot, 'name' | 'core'> & Partial<Omit<Snapshot, 'name' | 'core'>>;
+
+/**
+ * A snapshot with every field: those given, the defaults of spec 2.1 for the rest, a new id and
+ * the origin (`source_type`, `source_id`). Nothing is checked here: the fields are already valid.
+ */
+export function newSnapshot(
+  fields: NewSnapshotFields,
+  brainId: string,
+  origin: Pick<Snapshot, 'source_type' | 'source_id'>,
+  now: number,
+): Snapshot {
   const at = isoTime(now);
   const snapshot: Snapshot = {
     id: newId('snap', now),
     brain_id: brainId,
-    name: fields.name as string,
-    core: fields.core as string,
+    name: fields.name,
+    core: fields.core,
     type: fields.type ?? 'Belief',
     one_liner: null,
     story: null,
@@ -138,14 +161,11 @@ export async function createSnapshot(
     confidence: fields.confidence ?? 0.5,
     significance_score: fields.significance_score ?? 0.5,
     tags: fields.tags ?? [],
-    source_type: 'manual',
-    source_id: null,
+    ...origin,
     created_at: at,
     updated_at: at,
   };
   for (const field of SNAPSHOT_TEXT_FIELDS) snapshot[field] = fields[field] ?? null;
-  await domain.store.insertSnapshot(principal.accountId, snapshot);
-  domain.background?.nudge();
   return snapshot;
 }
 

@@ -2,7 +2,14 @@
  * Outside services that Snapgraph calls (DESIGN 4.3): what the domain, the background queue and
  * the HTTP error handler need of them, and nothing of how they are called.
  */
-export type { EmbeddingsSettings } from '../config.js';
+export type { EmbeddingsSettings, LlmSettings } from '../config.js';
+export {
+  AnswerTooLong,
+  createChatProvider,
+  type ChatProvider,
+  type ChatUsage,
+  type StructuredRequest,
+} from './chat.js';
 export {
   createEmbeddingProvider,
   probeEmbeddingProvider,

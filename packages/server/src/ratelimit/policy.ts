@@ -109,11 +109,16 @@ export function groupOf(method: string, path: string): RateLimitGroup {
     case 'edges':
       return 'edges';
     case 'crystallize':
-      return 'crystallize';
+      // Reading a run back counts as a read (DESIGN 4.6, last paragraph).
+      return read ? 'snapshots_read' : 'crystallize';
     case 'memories':
       return 'memories';
-    case 'specific-knowledge':
+    case 'ingest':
       return 'knowledge';
+    case 'specific-knowledge':
+      // Ingesting and searching are knowledge work; sources and entries are read and edited as snapshots are.
+      if (resource[1] === 'ingest' || resource[1] === 'search') return 'knowledge';
+      return read ? 'snapshots_read' : 'snapshots_write';
     case 'snapshots':
       if (resource[1] === 'search' && read) return 'search';
       // A snapshot's suggested edges count with the edges (DESIGN 4.2).

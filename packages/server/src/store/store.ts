@@ -12,6 +12,7 @@ import type {
   SnapshotType,
 } from '../model.js';
 import type { MaybePromise } from '../maybe.js';
+import type { KnowledgeStore } from './knowledge-store.js';
 import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
 import type { VectorStore } from './vector-store.js';
@@ -56,6 +57,8 @@ export interface Store {
   readonly work: WorkQueue;
   /** Snapshot vectors for semantic search (vector-store.ts). */
   readonly vectors: VectorStore;
+  /** Crystallize runs, captures and specific knowledge (knowledge-store.ts). */
+  readonly knowledge: KnowledgeStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

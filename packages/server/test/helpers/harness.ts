@@ -7,7 +7,7 @@ import { createTestDatabase } from './database.js';
 import type { Clock } from '../../src/clock.js';
 import { issueApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
-import type { EmbeddingsSettings } from '../../src/config.js';
+import type { EmbeddingsSettings, LlmSettings } from '../../src/config.js';
 
 export interface TestKey {
   key: string;
@@ -55,6 +55,8 @@ export interface TestApiOptions {
   backgroundWork?: boolean;
   /** An embedding provider (a fake OpenAI server in tests): search gains meaning. */
   embeddings?: EmbeddingsSettings;
+  /** An LLM provider (a fake OpenAI server in tests): crystallize and ingestion use it. */
+  llm?: LlmSettings;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -70,6 +72,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       redisUrl: options.redisUrl,
       backgroundWork: options.backgroundWork ?? true,
       embeddings: options.embeddings,
+      llm: options.llm,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),

@@ -3,11 +3,14 @@ import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Edge, EdgeType, Principal, Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
-import { proposeLinks, type Proposal } from './proposals.js';
+import { judge, proposeLinks, type Proposal } from './proposals.js';
+export { distinctiveQuery } from './proposals.js';
+import { wordSet } from './resemblance.js';
 import { LINK_RULES } from './rules.js';
 
 export { LINK_RULES } from './rules.js';
 export type { Proposal } from './proposals.js';
+export { wordCosine, wordSet } from './resemblance.js';
 
 /**
  * Automatic edges (DESIGN 4.2), the one entry point for everything that links: the background
@@ -27,6 +30,42 @@ export async function linkSnapshots(domain: Domain, accountId: string, snapshots
     made.push(...(await domain.store.links.insertAutoEdges(accountId, edges)));
   }
   return made;
+}
+
+/**
+ * The automatic edges of snapshots about to be written together (a crystallize run, an
+ * ingestion, a promotion), to the brain's existing snapshots and among themselves: at most
+ * LINK_RULES.autoMaxPerSnapshot per new snapshot, best first, each pair once. They are not
+ * written here: the caller writes them with its snapshots in one transaction, where the store
+ * leaves out any that an edge or a tombstone made since then forbids.
+ */
+export async function proposeEdgesForNew(domain: Domain, snapshots: Snapshot[]): Promise<Edge[]> {
+  const options = { minScore: LINK_RULES.autoMinScore, limit: LINK_RULES.autoMaxPerSnapshot };
+  const proposals = await Promise.all(snapshots.map((snapshot) => proposeLinks(domain, snapshot, options)));
+  const texts = snapshots.map((s) => wordSet([s.name, s.one_liner ?? '', s.tags.join(' '), s.core].join('\n')));
+  snapshots.forEach((a, i) => {
+    for (let j = i + 1; j < snapshots.length; j++) {
+      const b = snapshots[j] as Snapshot;
+      const proposal = judge(a, b, texts[i] as Set<string>, texts[j] as Set<string>, undefined);
+      if (proposal.score < options.minScore) continue;
+      proposals[i]?.push(proposal);
+      proposals[j]?.push(proposal);
+    }
+  });
+  const now = domain.clock.now();
+  const brainId = snapshots[0]?.brain_id ?? '';
+  const pairs = new Set<string>();
+  const edges: Edge[] = [];
+  for (const own of proposals) {
+    const best = own.sort((x, y) => y.score - x.score || x.target_id.localeCompare(y.target_id));
+    for (const p of best.slice(0, options.limit)) {
+      const pair = [p.source_id, p.target_id].sort().join(' ');
+      if (pairs.has(pair)) continue;
+      pairs.add(pair);
+      edges.push(autoEdge(p, brainId, now));
+    }
+  }
+  return edges;
 }
 
 /** The background task of an auto_link brain: links one snapshot, if it still exists. */

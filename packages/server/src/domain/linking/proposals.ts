@@ -1,6 +1,7 @@
 import type { EdgeType, Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { parseQuery, type ParsedQuery } from '../search/query.js';
+import { wordSet } from './resemblance.js';
 import { LINK_RULES } from './rules.js';
 
 /** An edge the service would make, with its score and the reason in words. */
@@ -14,7 +15,7 @@ export interface Proposal {
 }
 
 /** What a candidate's JSON row tells the rules. */
-interface CandidateText {
+export interface CandidateText {
   id: string;
   name: string;
   core: string;
@@ -64,7 +65,8 @@ export async function proposeLinks(
   return proposals.sort((a, b) => b.score - a.score || a.target_id.localeCompare(b.target_id)).slice(0, options.limit);
 }
 
-function judge(
+/** The score, type and reason of an edge between `snapshot` and `other` (rules.ts). */
+export function judge(
   snapshot: Snapshot,
   other: CandidateText,
   ownWords: Set<string>,
@@ -127,23 +129,11 @@ function names(text: string, name: string): boolean {
 const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The distinctive words of a text, as the pair score compares them: no stop words, and a plural
- * `s` dropped so that "coats" meets "coat" (the search index stems fully; this is enough here).
- */
-function wordSet(text: string): Set<string> {
-  return new Set(
-    parseQuery(text).terms.map((word) =>
-      word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word,
-    ),
-  );
-}
-
-/**
  * The words a snapshot's candidates are searched with: its name's and tags' words, then its
  * core's longest words (length standing in for rarity), at most LINK_RULES.queryWords. The whole
  * text matched most of a large brain and ranked every match (330 ms a suggestion at 100,000).
  */
-function distinctiveQuery(snapshot: Snapshot): ParsedQuery {
+export function distinctiveQuery(snapshot: Pick<Snapshot, 'name' | 'tags' | 'one_liner' | 'core'>): ParsedQuery {
   const words = (text: string) => parseQuery(text.replaceAll('"', ' ')).terms;
   const named = words(`${snapshot.name} ${snapshot.tags.join(' ')}`);
   const rest = words(`${snapshot.one_liner ?? ''} ${snapshot.core}`)

@@ -5,7 +5,7 @@ const Health = Type.Object({ status: Type.String() });
 const Readiness = Type.Object({
   status: Type.String({
     description:
-      '"ok", "degraded" (Redis down: per-instance limits; or the embedding provider down: vectors wait), "draining" (shutting down) or "unavailable"',
+      '"ok", "degraded" (Redis down: per-instance limits; the embedding provider down: vectors wait; the LLM provider unavailable at its last call: crystallize and ingestion answer 503), "draining" (shutting down) or "unavailable"',
   }),
   checks: Type.Record(Type.String(), Type.String()),
 });
@@ -26,10 +26,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(503).send({ status: 'draining', checks: {} });
       }
       // An embedding provider that does not answer delays vectors; search still answers.
-      const semantic = app.domain.semantic;
+      const { semantic, llm } = app.domain;
       const limiterChecks = {
         ...app.limiter?.health(),
         ...(semantic ? { embeddings: semantic.providerState === 'unavailable' ? 'unavailable' : 'ok' } : {}),
+        ...(llm ? { llm: llm.state } : {}),
       };
       const degraded = Object.values(limiterChecks).some((state) => state !== 'ok');
       try {

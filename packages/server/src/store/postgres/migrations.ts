@@ -1,5 +1,6 @@
 import type { Migration } from '../migration.js';
 import { KEY_CHANGES_CHANNEL } from './key-cache.js';
+import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 
@@ -151,5 +152,10 @@ export const postgresMigrations: Migration[] = [
 
       ${WORK_QUEUE_SQL}
     `,
+  },
+  {
+    version: 4,
+    name: 'crystallize runs and captures, knowledge sources and entries',
+    sql: KNOWLEDGE_SQL,
   },
 ];

@@ -16,6 +16,8 @@ import { ISO_MS, snapshotJson } from './snapshot-json.js';
 import { PostgresSearchStore } from './search.js';
 import { PostgresLinkStore } from './links.js';
 import { PostgresVectorStore } from './vectors.js';
+import { PostgresKnowledgeStore } from './knowledge.js';
+import { snapshotValues } from './snapshot-values.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
@@ -126,18 +128,11 @@ function statement(name: Name, values: unknown[]): pg.QueryConfig {
   return { name, text: text as string, values };
 }
 
-function snapshotValues(s: Snapshot): unknown[] {
-  return SNAPSHOT_COLUMNS.map((column) => {
-    if (column === 'emotion') return s.emotion === null ? null : JSON.stringify(s.emotion);
-    if (column === 'tags') return JSON.stringify(s.tags);
-    return s[column];
-  });
-}
-
 /** Scale-out storage: the same Store on PostgreSQL, through a pool of connections. */
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly search: PostgresSearchStore;
+  readonly knowledge: PostgresKnowledgeStore;
   readonly links: PostgresLinkStore;
   readonly work: PostgresLinkStore;
   readonly vectors: PostgresVectorStore;
@@ -160,6 +155,7 @@ export class PostgresStore implements Store {
     this.search = new PostgresSearchStore(this.pool);
     this.links = this.work = new PostgresLinkStore(this.pool);
     this.vectors = new PostgresVectorStore(this.pool);
+    this.knowledge = new PostgresKnowledgeStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

@@ -1,4 +1,5 @@
 import type { Migration } from '../migration.js';
+import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 
@@ -182,5 +183,10 @@ export const sqliteMigrations: Migration[] = [
 
       ${WORK_QUEUE_SQL}
     `,
+  },
+  {
+    version: 4,
+    name: 'crystallize runs and captures, knowledge sources and entries',
+    sql: KNOWLEDGE_SQL,
   },
 ];

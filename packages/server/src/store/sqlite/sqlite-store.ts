@@ -24,6 +24,7 @@ import { snapshotJson } from './snapshot-json.js';
 import { SqliteSearchStore } from './search.js';
 import { SqliteLinkStore } from './links.js';
 import { SqliteVectorStore } from './vectors.js';
+import { SqliteKnowledgeStore } from './knowledge.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -50,6 +51,7 @@ type Statement<P extends unknown[] | object = unknown[], R = unknown> = Database
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly search: SqliteSearchStore;
+  readonly knowledge: SqliteKnowledgeStore;
   readonly links: SqliteLinkStore;
   readonly work: SqliteLinkStore;
   readonly vectors: SqliteVectorStore;
@@ -66,6 +68,7 @@ export class SqliteStore implements Store {
     this.writes = new GroupCommit(this.db);
     this.links = this.work = new SqliteLinkStore(this.db, this.writes);
     this.vectors = new SqliteVectorStore(this.db, this.writes);
+    this.knowledge = new SqliteKnowledgeStore(this.db, this.writes);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 

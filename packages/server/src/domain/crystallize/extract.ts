@@ -1,0 +1,87 @@
+import { SNAPSHOT_TYPES } from '../../model.js';
+import type { ChatProvider, ChatUsage } from '../../providers/index.js';
+import { extractSnapshots } from '../extraction/index.js';
+import { askPerChunk } from '../llm/index.js';
+import type { RawProposal } from './proposal.js';
+
+const nullableText = { type: ['string', 'null'] };
+
+/** The answer asked of the LLM per chunk: small and flat, as local models follow best. */
+const INSIGHTS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['insights'],
+  properties: {
+    insights: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'name',
+          'core',
+          'type',
+          'one_liner',
+          'story',
+          'method',
+          'steps',
+          'challenge',
+          'tags',
+          'confidence',
+          'significance_score',
+        ],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          core: { type: 'string', minLength: 1 },
+          type: { type: 'string', enum: [...SNAPSHOT_TYPES] },
+          one_liner: nullableText,
+          story: nullableText,
+          method: nullableText,
+          steps: nullableText,
+          challenge: nullableText,
+          tags: { type: 'array', items: { type: 'string' } },
+          confidence: { type: 'number', minimum: 0, maximum: 1 },
+          significance_score: { type: 'number', minimum: 0, maximum: 1 },
+        },
+      },
+    },
+  },
+} as const;
+
+const SYSTEM = `You turn text into knowledge snapshots: the distinct beliefs, insights, models, rules, convictions and principles it states.
+For each one give: name (a short title, at most 8 words), core (the statement itself, in the text's own words where possible),
+type (Belief: something held true; Model: how something works; Rule: what to do or not do; Conviction: a firmly held stance;
+Principle: a fundamental truth that guides decisions), one_liner (one sentence), and, only where the text gives them,
+story (the experience behind it), method (how to apply it), steps (numbered steps), challenge (the strongest counterargument
+the text gives); otherwise null. tags: 1 to 5 lower-case topic words. confidence: how firmly the text holds it (0 to 1);
+significance_score: how important it is to the text (0 to 1). Leave out greetings, filler and questions. Do not invent
+anything the text does not say.`;
+
+export interface Extraction {
+  proposals: RawProposal[];
+  usage: ChatUsage;
+}
+
+/**
+ * The extract phase: the insights of the text, by the LLM when one is configured (one call per
+ * chunk, which also fills the fields: fewer calls than an extract-then-fill pipeline), else by
+ * the built-in extractor.
+ */
+export async function extractInsights(
+  llm: ChatProvider | undefined,
+  text: string,
+  options: { signal?: AbortSignal | undefined; onChunkDone?: (done: number, total: number) => void },
+): Promise<Extraction> {
+  if (!llm) {
+    const proposals = extractSnapshots(text);
+    options.onChunkDone?.(1, 1);
+    return { proposals, usage: { tokensIn: 0, tokensOut: 0 } };
+  }
+  const { answers, usage } = await askPerChunk<{ insights: RawProposal[] }>(
+    llm,
+    text,
+    (chunk) => ({ name: 'insights', schema: INSIGHTS_SCHEMA, system: SYSTEM, user: chunk, signal: options.signal }),
+    options.onChunkDone,
+  );
+  return { proposals: answers.flatMap((answer) => answer.insights), usage };
+}

@@ -1,0 +1,61 @@
+import type { ProposedSnapshot } from '../../model.js';
+import type { Domain } from '../context.js';
+import { distinctiveQuery, wordCosine, wordSet } from '../linking/index.js';
+
+/**
+ * Two insights whose name and core share this much of their distinctive words (the linker's
+ * word cosine) say the same thing: the second is merged into the first. The same text
+ * crystallized twice gives the same insights (cosine 1); a rephrasing with a word or two changed
+ * stays above it; two statements about one topic fall below it and become two snapshots.
+ */
+export const NEAR_DUPLICATE = 0.8;
+/** The brain's best text matches compared with each insight. */
+const KNOWN_CANDIDATES = 5;
+
+const wordsOf = (p: Pick<ProposedSnapshot, 'name' | 'core'>) => wordSet(`${p.name}\n${p.core}`);
+
+/** Within one text: near-duplicates merged into the first of them (tags joined, missing fields filled). */
+export function mergeNearDuplicates(proposals: ProposedSnapshot[]): ProposedSnapshot[] {
+  const kept: { proposal: ProposedSnapshot; words: Set<string> }[] = [];
+  for (const proposal of proposals) {
+    const words = wordsOf(proposal);
+    const same = kept.find((k) => wordCosine(k.words, words) >= NEAR_DUPLICATE);
+    if (!same) {
+      kept.push({ proposal: { ...proposal }, words });
+      continue;
+    }
+    const first = same.proposal;
+    first.tags = [...new Set([...first.tags, ...proposal.tags])].slice(0, 50);
+    for (const field of ['one_liner', 'story', 'method', 'steps', 'challenge'] as const) {
+      first[field] ??= proposal[field] ?? null;
+    }
+    first.significance_score = Math.max(first.significance_score, proposal.significance_score);
+  }
+  return kept.map((k) => k.proposal);
+}
+
+/** Against the brain: the insights that near-duplicate none of its snapshots. */
+export async function dropKnown(
+  domain: Domain,
+  brainId: string,
+  proposals: ProposedSnapshot[],
+): Promise<ProposedSnapshot[]> {
+  const scope = { brainId };
+  const known = await Promise.all(
+    proposals.map(async (proposal) => {
+      const query = distinctiveQuery({ ...proposal, one_liner: proposal.one_liner ?? null });
+      const matches = await domain.store.search.textMatches(scope, query, KNOWN_CANDIDATES);
+      if (matches.hits.length === 0) return false;
+      const rows = await domain.store.search.snapshotsIn(
+        scope,
+        matches.hits.map((hit) => hit.id),
+      );
+      const words = wordsOf(proposal);
+      return rows.some((row) => {
+        const other = JSON.parse(row.json) as { name: string; core: string };
+        return wordCosine(wordsOf(other), words) >= NEAR_DUPLICATE;
+      });
+    }),
+  );
+  return proposals.filter((_, i) => !known[i]);
+}

@@ -1,0 +1,298 @@
+import { isoTime } from '../../clock.js';
+import { AppError, notFound, validationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type {
+  Edge,
+  EntryType,
+  KnowledgeEntry,
+  KnowledgeSource,
+  KnowledgeSourceType,
+  ListPage,
+  Principal,
+  ProposedSnapshot,
+  Snapshot,
+  SnapshotType,
+} from '../../model.js';
+import { resolveBrainId } from '../brains.js';
+import type { Domain } from '../context.js';
+import { dropKnown, mergeNearDuplicates, type WorkOptions } from '../crystallize/index.js';
+import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import { proposeEdgesForNew } from '../linking/index.js';
+import { parseQuery } from '../search/query.js';
+import { RANKING } from '../search/ranking.js';
+import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from '../validate.js';
+import { ENTRY_LIMITS, extractEntries, type ProposedEntry } from './extract.js';
+
+export { ENTRY_LIMITS } from './extract.js';
+
+/** Source types whose content the service has in the request or nowhere: the rest could be fetched, but never are. */
+const CONTENT_REQUIRED: readonly KnowledgeSourceType[] = ['document', 'manual'];
+
+const WITHOUT_LLM = 'is required without an LLM provider';
+
+export interface KnowledgeIngestInput {
+  source_type: KnowledgeSourceType;
+  title: string;
+  author?: string | undefined;
+  url?: string | undefined;
+  content?: string | undefined;
+  domain?: string | undefined;
+  tags?: string[] | undefined;
+  brain_id?: string | undefined;
+  create_snapshots?: boolean | undefined;
+  auto_link?: boolean | undefined;
+}
+
+export interface KnowledgeIngestResult {
+  data: {
+    source_id: string;
+    title: string;
+    author: string | null;
+    entries_count: number;
+    entries: KnowledgeEntry[];
+    snapshots: Snapshot[];
+    edges: Edge[];
+  };
+}
+
+/** The snapshot type an entry becomes. */
+const SNAPSHOT_TYPE_OF: Record<EntryType, SnapshotType> = {
+  concept: 'Model',
+  framework: 'Model',
+  protocol: 'Rule',
+  principle: 'Principle',
+  technique: 'Rule',
+  quote: 'Belief',
+  case_study: 'Belief',
+  definition: 'Model',
+};
+
+/**
+ * POST /v1/specific-knowledge/ingest (DESIGN 4.6): a source's entries, and snapshots made from
+ * them (those the brain does not already hold), linked automatically; all in one transaction.
+ * The service never fetches anything: without content, only an LLM can work, from the title.
+ */
+export async function ingestKnowledge(
+  domain: Domain,
+  principal: Principal,
+  input: KnowledgeIngestInput,
+  options: WorkOptions = {},
+): Promise<KnowledgeIngestResult> {
+  const content = input.content?.trim() || undefined;
+  if (content === undefined && CONTENT_REQUIRED.includes(input.source_type)) {
+    throw validationError([{ field: 'content', reason: `is required for source_type "${input.source_type}"` }]);
+  }
+  const brainId = await resolveBrainId(domain, principal, input.brain_id);
+  if (content === undefined && !domain.llm) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      `content is required: without an LLM configured the service cannot learn a ${input.source_type} from its title, and it fetches nothing from the network`,
+      { field: 'content', reason: WITHOUT_LLM, errors: [{ field: 'content', reason: WITHOUT_LLM }] },
+    );
+  }
+  const title = input.title.trim();
+  const author = input.author?.trim() || null;
+  const domainName = input.domain?.trim() || null;
+  const { entries: proposed } = await extractEntries(
+    domain.llm,
+    { title, author, domain: domainName, source_type: input.source_type },
+    content,
+    options,
+  );
+
+  const now = domain.clock.now();
+  const at = isoTime(now);
+  const sourceId = newId('src', now);
+  const tags = [...new Set((input.tags ?? []).map((t) => t.trim()))];
+  const entries = proposed.map((e): KnowledgeEntry => ({
+    id: newId('ske', now),
+    brain_id: brainId,
+    source_id: sourceId,
+    entry_type: e.entry_type,
+    title: e.title,
+    content: e.content,
+    domain: domainName,
+    mastery: 0,
+    created_at: at,
+    updated_at: at,
+  }));
+
+  let snapshots: Snapshot[] = [];
+  if (input.create_snapshots !== false) {
+    options.progress?.({ phase: 'synthesize', done: 0, total: entries.length });
+    const fresh = await dropKnown(
+      domain,
+      brainId,
+      mergeNearDuplicates(proposed.map((e) => asSnapshot(e, tags, domainName))),
+    );
+    snapshots = fresh.map((fields) =>
+      newSnapshot(
+        { ...fields, source: sourceLine(title, author) },
+        brainId,
+        { source_type: input.source_type, source_id: sourceId },
+        now,
+      ),
+    );
+  }
+  const autoEdges =
+    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots);
+  const source: KnowledgeSource = {
+    id: sourceId,
+    brain_id: brainId,
+    source_type: input.source_type,
+    title,
+    author,
+    url: input.url?.trim() || null,
+    domain: domainName,
+    tags,
+    entries_count: entries.length,
+    snapshot_ids: snapshots.map((s) => s.id),
+    created_at: at,
+    updated_at: at,
+  };
+  options.signal?.throwIfAborted();
+  const { edges } = await domain.store.knowledge.write(principal.accountId, { source, entries, snapshots, autoEdges });
+  domain.background?.nudge();
+  return {
+    data: { source_id: sourceId, title, author, entries_count: entries.length, entries, snapshots, edges },
+  };
+}
+
+/** An entry as snapshot fields: its title the name, its content the core, tags from the request and domain. */
+function asSnapshot(entry: ProposedEntry, tags: string[], domainName: string | null): ProposedSnapshot {
+  const name =
+    [...entry.title].length > SNAPSHOT_LIMITS.name
+      ? `${[...entry.title].slice(0, SNAPSHOT_LIMITS.name - 1).join('')}…`
+      : entry.title;
+  const core =
+    [...entry.content].length > SNAPSHOT_LIMITS.core
+      ? `${[...entry.content].slice(0, SNAPSHOT_LIMITS.core - 1).join('')}…`
+      : entry.content;
+  const extra = domainName && domainName.length <= SNAPSHOT_LIMITS.tag ? [domainName.toLowerCase()] : [];
+  return {
+    name,
+    core,
+    type: SNAPSHOT_TYPE_OF[entry.entry_type],
+    confidence: 0.5,
+    significance_score: 0.5,
+    tags: [...new Set([...tags, ...extra, entry.entry_type])].slice(0, SNAPSHOT_LIMITS.tags),
+    story: entry.entry_type === 'case_study' ? entry.content.slice(0, SNAPSHOT_LIMITS.text) : null,
+  };
+}
+
+const sourceLine = (title: string, author: string | null) =>
+  (author ? `${title} — ${author}` : title).slice(0, SNAPSHOT_LIMITS.text);
+
+export interface KnowledgeSearchInput {
+  query: string;
+  brain_id?: string | undefined;
+  domain?: string | undefined;
+  entry_type?: EntryType | undefined;
+  limit: number;
+}
+
+/**
+ * POST /v1/specific-knowledge/search: entries ranked by full-text relevance (title above content),
+ * `score` the relevance relative to the best match, scaled as snapshot search scales text (the
+ * best scores RANKING.textCeiling), `similarity` its
+ * 4-decimal text as in snapshot search.
+ */
+export async function searchKnowledge(domain: Domain, principal: Principal, input: KnowledgeSearchInput) {
+  const brainId = await resolveBrainId(domain, principal, input.brain_id);
+  const query = input.query.trim();
+  const found = await domain.store.knowledge.searchEntries({
+    brainId,
+    query: parseQuery(query),
+    domain: input.domain,
+    entryType: input.entry_type,
+    limit: input.limit,
+  });
+  const best = found.hits[0]?.relevance ?? 0;
+  const data = found.hits.map(({ entry, relevance }) => {
+    const score = best > 0 ? Math.round(((RANKING.textCeiling * relevance) / best) * 10_000) / 10_000 : 0;
+    return { ...entry, score, similarity: score.toFixed(4) };
+  });
+  return { data, count: found.total, query };
+}
+
+export async function listSources(
+  domain: Domain,
+  principal: Principal,
+  query: PageRequest & { brain_id?: string | undefined },
+): Promise<ListPage<KnowledgeSource>> {
+  const brainId = await resolveBrainId(domain, principal, query.brain_id);
+  const page = await domain.store.knowledge.listSources(brainId, pageQuery(query));
+  return { ...pageResult(page.rows, query.limit), total: page.total };
+}
+
+export async function getSource(
+  domain: Domain,
+  principal: Principal,
+  id: string,
+): Promise<KnowledgeSource & { entries: KnowledgeEntry[] }> {
+  const source = await domain.store.knowledge.getSource(principal.accountId, id);
+  if (!source) throw notFound('knowledge source');
+  return { ...source, entries: await domain.store.knowledge.entriesOf(id) };
+}
+
+/** Deletes the source and its entries; the snapshots made from it stay (they are the user's now). */
+export async function deleteSource(domain: Domain, principal: Principal, id: string): Promise<void> {
+  if (!(await domain.store.knowledge.deleteSource(principal.accountId, id))) throw notFound('knowledge source');
+}
+
+export async function getEntry(domain: Domain, principal: Principal, id: string): Promise<KnowledgeEntry> {
+  const entry = await domain.store.knowledge.getEntry(principal.accountId, id);
+  if (!entry) throw notFound('knowledge entry');
+  return entry;
+}
+
+export const ENTRY_READ_ONLY_FIELDS = [
+  'id',
+  'brain_id',
+  'source_id',
+  'entry_type',
+  'created_at',
+  'updated_at',
+] as const;
+
+export interface EntryPatch {
+  title?: string;
+  content?: string;
+  domain?: string | null;
+  mastery?: number;
+  [readOnly: string]: unknown;
+}
+
+/** PUT …/entries/:id: title, content, domain and mastery, with the rules of snapshot updates. */
+export async function updateEntry(
+  domain: Domain,
+  principal: Principal,
+  id: string,
+  patch: EntryPatch,
+): Promise<KnowledgeEntry> {
+  const problems = new Problems();
+  const title = patch.title === undefined ? undefined : problems.trimmed('title', patch.title, 1, ENTRY_LIMITS.title);
+  const content =
+    patch.content === undefined ? undefined : problems.trimmed('content', patch.content, 1, ENTRY_LIMITS.content);
+  problems.throwIfAny();
+  const editable = ['title', 'content', 'domain', 'mastery'].some((field) => field in patch);
+  const now = domain.clock.now();
+  const updated = await domain.store.knowledge.updateEntry(principal.accountId, id, (current) => {
+    checkReadOnly(patch, current as unknown as Record<string, unknown>, ENTRY_READ_ONLY_FIELDS);
+    if (!editable) throw new AppError('BAD_REQUEST', 'nothing to update: send title, content, domain or mastery');
+    return {
+      ...current,
+      title: title ?? current.title,
+      content: content ?? current.content,
+      domain: patch.domain === undefined ? current.domain : patch.domain === null ? null : patch.domain.trim() || null,
+      mastery: patch.mastery ?? current.mastery,
+      updated_at: nextUpdatedAt(current.updated_at, now),
+    };
+  });
+  if (!updated) {
+    checkIdOfMissing(patch, id);
+    throw notFound('knowledge entry');
+  }
+  return updated;
+}

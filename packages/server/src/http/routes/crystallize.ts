@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { acceptCapture, crystallize, getRun, listCaptures, rejectCapture } from '../../domain/crystallize/index.js';
+import { sendCreated } from '../created.js';
+import { IdParams, responses } from '../schemas/common.js';
+import {
+  CaptureListEnvelope,
+  CaptureListQuery,
+  CrystallizeBody,
+  CrystallizeEnvelope,
+  RunEnvelope,
+  RunParams,
+} from '../schemas/crystallize.js';
+import { SnapshotDeleted, SnapshotEnvelope } from '../schemas/snapshot.js';
+
+const tags = ['crystallize'];
+
+/** Text into snapshots (DESIGN 4.4): runs, and the captures of review runs. */
+export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/crystallize',
+    {
+      schema: {
+        tags,
+        summary: 'Turn free text into snapshots (or captures to review), linked automatically',
+        body: CrystallizeBody,
+        response: responses({ 201: CrystallizeEnvelope }),
+      },
+    },
+    async (request, reply) => {
+      const result = await crystallize(app.domain, request.principal, request.body);
+      return reply.code(201).header('location', `${app.prefix}/crystallize/${result.run_id}`).send(result);
+    },
+  );
+
+  app.get(
+    '/crystallize/:run_id',
+    {
+      schema: {
+        tags,
+        summary: 'A crystallize run: what it made and what it cost',
+        params: RunParams,
+        response: responses({ 200: RunEnvelope }),
+      },
+    },
+    async (request) => ({
+      data: await getRun(app.domain, request.principal, request.params.run_id),
+    }),
+  );
+
+  app.get(
+    '/captures',
+    {
+      schema: {
+        tags,
+        summary: 'Pending captures of a brain, newest first',
+        querystring: CaptureListQuery,
+        response: responses({ 200: CaptureListEnvelope }),
+      },
+    },
+    async (request) => {
+      const page = await listCaptures(app.domain, request.principal, request.query);
+      return {
+        data: page.rows,
+        count: page.total,
+        ...(request.query.cursor !== undefined ? { next_cursor: page.nextCursor } : {}),
+      };
+    },
+  );
+
+  app.post(
+    '/captures/:id/accept',
+    {
+      schema: {
+        tags,
+        summary: 'Accept a capture: it becomes a snapshot, linked automatically',
+        params: IdParams,
+        response: responses({ 201: SnapshotEnvelope }),
+      },
+    },
+    async (request, reply) => {
+      const snapshot = await acceptCapture(app.domain, request.principal, request.params.id);
+      return sendCreated(reply, `${app.prefix}/snapshots`, snapshot);
+    },
+  );
+
+  app.post(
+    '/captures/:id/reject',
+    {
+      schema: {
+        tags,
+        summary: 'Reject a capture: it leaves the pending list',
+        params: IdParams,
+        response: responses({ 200: SnapshotDeleted }),
+      },
+    },
+    async (request) => {
+      await rejectCapture(app.domain, request.principal, request.params.id);
+      return { data: { success: true } };
+    },
+  );
+};

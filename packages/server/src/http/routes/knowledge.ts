@@ -1,0 +1,137 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  deleteSource,
+  getEntry,
+  getSource,
+  ingestKnowledge,
+  listSources,
+  searchKnowledge,
+  updateEntry,
+} from '../../domain/knowledge/index.js';
+import { IdParams, responses } from '../schemas/common.js';
+import {
+  EntryEnvelope,
+  EntryUpdateBody,
+  KnowledgeIngestBody,
+  KnowledgeIngestEnvelope,
+  KnowledgeSearchBody,
+  KnowledgeSearchEnvelope,
+  SourceEnvelope,
+  SourceListEnvelope,
+  SourceListQuery,
+} from '../schemas/knowledge.js';
+import { SnapshotDeleted } from '../schemas/snapshot.js';
+
+const tags = ['knowledge'];
+
+/** Specific knowledge (DESIGN 4.6): sources, their entries, and snapshots made from them. */
+export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/specific-knowledge/ingest',
+    {
+      schema: {
+        tags,
+        summary: 'Ingest a source: its knowledge entries, and snapshots made from them, linked automatically',
+        body: KnowledgeIngestBody,
+        response: responses({ 201: KnowledgeIngestEnvelope }),
+      },
+    },
+    async (request, reply) => {
+      const result = await ingestKnowledge(app.domain, request.principal, request.body);
+      return reply
+        .code(201)
+        .header('location', `${app.prefix}/specific-knowledge/sources/${result.data.source_id}`)
+        .send(result);
+    },
+  );
+
+  app.post(
+    '/specific-knowledge/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search knowledge entries by text',
+        body: KnowledgeSearchBody,
+        response: responses({ 200: KnowledgeSearchEnvelope }),
+      },
+    },
+    async (request) =>
+      searchKnowledge(app.domain, request.principal, { ...request.body, limit: request.body.limit ?? 10 }),
+  );
+
+  app.get(
+    '/specific-knowledge/sources',
+    {
+      schema: {
+        tags,
+        summary: 'Knowledge sources of a brain, newest first',
+        querystring: SourceListQuery,
+        response: responses({ 200: SourceListEnvelope }),
+      },
+    },
+    async (request) => {
+      const page = await listSources(app.domain, request.principal, request.query);
+      return {
+        data: page.rows,
+        count: page.total,
+        ...(request.query.cursor !== undefined ? { next_cursor: page.nextCursor } : {}),
+      };
+    },
+  );
+
+  app.get(
+    '/specific-knowledge/sources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One knowledge source with its entries',
+        params: IdParams,
+        response: responses({ 200: SourceEnvelope }),
+      },
+    },
+    async (request) => ({ data: await getSource(app.domain, request.principal, request.params.id) }),
+  );
+
+  app.delete(
+    '/specific-knowledge/sources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a knowledge source and its entries (snapshots made from it stay)',
+        params: IdParams,
+        response: responses({ 200: SnapshotDeleted }),
+      },
+    },
+    async (request) => {
+      await deleteSource(app.domain, request.principal, request.params.id);
+      return { data: { success: true } };
+    },
+  );
+
+  app.get(
+    '/specific-knowledge/entries/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One knowledge entry',
+        params: IdParams,
+        response: responses({ 200: EntryEnvelope }),
+      },
+    },
+    async (request) => ({ data: await getEntry(app.domain, request.principal, request.params.id) }),
+  );
+
+  app.put(
+    '/specific-knowledge/entries/:id',
+    {
+      schema: {
+        tags,
+        summary: "Update an entry's mastery, title, content or domain",
+        params: IdParams,
+        body: EntryUpdateBody,
+        response: responses({ 200: EntryEnvelope }),
+      },
+    },
+    async (request) => ({ data: await updateEntry(app.domain, request.principal, request.params.id, request.body) }),
+  );
+};

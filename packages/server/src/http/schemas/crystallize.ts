@@ -1,0 +1,122 @@
+import { Type } from 'typebox';
+import { NextCursor, Nullable, PageCursor, PageLimit, PageOffset, Timestamp, TrimmedText, Unit } from './common.js';
+import { EdgeSchema } from './edge.js';
+import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
+
+export const CRYSTALLIZE_TEXT = { min: 50, max: 100_000 } as const;
+/** How a text was captured (`api`, `transcript`, `meeting-notes`…): DESIGN 4.4. */
+export const SOURCE_TYPE_PATTERN = '^[a-z0-9_-]{1,64}$';
+
+const BrainId = Type.String({ minLength: 1, description: "Brain to write into; default: the key's brain" });
+export const AutoLinkOption = Type.Boolean({
+  description: 'Link the new snapshots to each other and to the brain (default true)',
+});
+
+export const CrystallizeBody = Type.Object(
+  {
+    text: TrimmedText(
+      CRYSTALLIZE_TEXT.min,
+      CRYSTALLIZE_TEXT.max,
+      `The text to crystallize, ${CRYSTALLIZE_TEXT.min} to ${CRYSTALLIZE_TEXT.max} characters after trimming`,
+    ),
+    source_type: Type.Optional(
+      Type.String({
+        pattern: SOURCE_TYPE_PATTERN,
+        description: 'How the text was captured, 1 to 64 of a-z 0-9 _ - (default "api"); the snapshots carry it',
+      }),
+    ),
+    brain_id: Type.Optional(BrainId),
+    review: Type.Optional(
+      Type.Boolean({ description: 'Store the results as captures to accept or reject (default false)' }),
+    ),
+    agent_id: Type.Optional(Type.String({ maxLength: 200, description: 'The agent that sent the text' })),
+    session_id: Type.Optional(Type.String({ maxLength: 200, description: 'The session the text comes from' })),
+    auto_link: Type.Optional(AutoLinkOption),
+  },
+  { additionalProperties: false },
+);
+
+const PhaseUsage = Type.Object({ tokensIn: Type.Integer(), tokensOut: Type.Integer() });
+export const RunUsageSchema = Type.Object({
+  totalTokensIn: Type.Integer(),
+  totalTokensOut: Type.Integer(),
+  model: Type.String({ description: 'The LLM model, or "builtin" for the built-in extractor' }),
+  phases: Type.Object({ extract: PhaseUsage, synthesize: PhaseUsage, crystallize: PhaseUsage }),
+  embeddingTokens: Type.Integer(),
+  totalTokens: Type.Integer(),
+});
+export const RunMetaSchema = Type.Object({
+  rawInsightCount: Type.Integer({ description: 'Insights extracted' }),
+  refinedCount: Type.Integer({ description: 'After merging near-duplicates within the text' }),
+  finalCount: Type.Integer({ description: 'After dropping those the brain already holds' }),
+  durationMs: Type.Integer(),
+});
+
+const proposedText = (description: string) => Type.Optional(Nullable(Type.String({ description })));
+export const ProposedSnapshotSchema = Type.Object({
+  name: Type.String(),
+  core: Type.String(),
+  type: SnapshotTypeSchema,
+  one_liner: proposedText('One-sentence summary'),
+  story: proposedText('Narrative or backstory'),
+  method: proposedText('How to apply it'),
+  steps: proposedText('Step-by-step application process'),
+  challenge: proposedText('Strongest counterargument'),
+  confidence: Unit('0 to 1'),
+  significance_score: Unit('0 to 1'),
+  tags: Type.Array(Type.String()),
+});
+
+export const CaptureSchema = Type.Object(
+  {
+    id: Type.String({ description: 'cap_…' }),
+    run_id: Type.String({ description: 'The crystallize run (cry_…) that proposed it' }),
+    brain_id: Type.String(),
+    snapshot: ProposedSnapshotSchema,
+    created_at: Timestamp,
+  },
+  { description: 'A snapshot proposed by a review run, waiting to be accepted or rejected' },
+);
+
+export const CrystallizeEnvelope = Type.Object({
+  data: Type.Object({
+    snapshots: Type.Array(SnapshotSchema),
+    count: Type.Integer({ description: 'Snapshots created' }),
+    edges: Type.Array(EdgeSchema, { description: 'The automatic edges made' }),
+    captures: Type.Optional(Type.Array(CaptureSchema, { description: 'With review: true, the pending captures' })),
+  }),
+  usage: RunUsageSchema,
+  meta: RunMetaSchema,
+  run_id: Type.String({ description: 'cry_…: GET /v1/crystallize/:run_id' }),
+});
+
+export const RunParams = Type.Object({ run_id: Type.String({ minLength: 1 }) });
+
+export const RunEnvelope = Type.Object({
+  data: Type.Object({
+    id: Type.String(),
+    brain_id: Type.String(),
+    status: Type.String({ description: '"succeeded" (snapshots made) or "review" (captures made)' }),
+    source_type: Type.String(),
+    agent_id: Nullable(Type.String()),
+    session_id: Nullable(Type.String()),
+    snapshot_ids: Type.Array(Type.String()),
+    capture_ids: Type.Array(Type.String()),
+    usage: RunUsageSchema,
+    meta: RunMetaSchema,
+    created_at: Timestamp,
+  }),
+});
+
+export const CaptureListQuery = Type.Object({
+  brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to list; default: the key's brain" })),
+  limit: PageLimit(100),
+  offset: PageOffset,
+  cursor: PageCursor,
+});
+
+export const CaptureListEnvelope = Type.Object({
+  data: Type.Array(CaptureSchema),
+  count: Type.Integer({ description: 'Number of all pending captures of the brain' }),
+  next_cursor: NextCursor,
+});

@@ -1,0 +1,261 @@
+import type pg from 'pg';
+import { notFound } from '../../errors.js';
+import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Page, PageOf } from '../../model.js';
+import { canonicalPair } from '../brain-rows.js';
+import { SNAPSHOT_COLUMNS } from '../columns.js';
+import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
+import { tsqueryParts } from './search.js';
+import { snapshotValues } from './snapshot-values.js';
+
+const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
+const SOURCE_COLUMNS = `id, brain_id, source_type, title, author, url, domain, tags, snapshot_ids, created_at, updated_at,
+  (SELECT count(*) FROM knowledge_entries e WHERE e.source_id = knowledge_sources.id)::int AS entries_count`;
+const ENTRY_COLUMNS = 'id, brain_id, source_id, entry_type, title, content, domain, mastery, created_at, updated_at';
+const snapshotColumns = ['account_id', ...SNAPSHOT_COLUMNS];
+const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
+
+/** Every statement is named, so each pooled connection prepares it once. */
+const SQL = {
+  knowledgeInsertSnapshot: `INSERT INTO snapshots (${snapshotColumns.join(', ')}) VALUES (${placeholders(snapshotColumns.length)})`,
+  // As the linker's insert (links.ts), and the ends must still exist (a snapshot deleted since
+  // the edge was proposed drops the edge, not the run).
+  knowledgeInsertAutoEdge: `INSERT INTO edges (account_id, id, brain_id, source_id, target_id, edge_type, strength, label, origin, created_at, updated_at)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'auto', $9, $10
+    WHERE EXISTS (SELECT 1 FROM snapshots WHERE id = $4 AND brain_id = $3)
+      AND EXISTS (SELECT 1 FROM snapshots WHERE id = $5 AND brain_id = $3)
+      AND NOT EXISTS (SELECT 1 FROM edges WHERE (source_id = $4 AND target_id = $5) OR (source_id = $5 AND target_id = $4))
+      AND NOT EXISTS (SELECT 1 FROM edge_tombstones WHERE source_id = $11 AND target_id = $12 AND edge_type = $6)
+    ON CONFLICT DO NOTHING`,
+  knowledgeInsertRun: `INSERT INTO crystallize_runs (id, account_id, brain_id, status, source_type, agent_id, session_id,
+      snapshot_ids, capture_ids, usage, meta, created_at) VALUES (${placeholders(12)})`,
+  knowledgeGetRun: `SELECT id, brain_id, status, source_type, agent_id, session_id, snapshot_ids, capture_ids, usage, meta, created_at
+    FROM crystallize_runs WHERE id = $1 AND account_id = $2`,
+  knowledgeInsertCapture: `INSERT INTO captures (id, account_id, brain_id, run_id, snapshot, created_at) VALUES (${placeholders(6)})`,
+  knowledgeGetPendingCapture: `SELECT c.id, c.run_id, c.brain_id, c.snapshot, c.created_at, r.source_type
+    FROM captures c JOIN crystallize_runs r ON r.id = c.run_id
+    WHERE c.id = $1 AND c.account_id = $2 AND c.status = 'pending'`,
+  knowledgeDecide: `UPDATE captures SET status = $3, snapshot_id = $4, resolved_at = $5
+    WHERE id = $1 AND account_id = $2 AND status = 'pending'`,
+  knowledgeListCaptures: `SELECT id, run_id, brain_id, snapshot, created_at FROM captures
+    WHERE brain_id = $1 AND status = 'pending' AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5))
+    ${NEWEST_FIRST} LIMIT $2 OFFSET $3`,
+  knowledgeCountCaptures: `SELECT count(*)::int AS n FROM captures WHERE brain_id = $1 AND status = 'pending'`,
+  knowledgeInsertSource: `INSERT INTO knowledge_sources (id, account_id, brain_id, source_type, title, author, url, domain,
+      tags, snapshot_ids, created_at, updated_at) VALUES (${placeholders(12)})`,
+  knowledgeGetSource: `SELECT ${SOURCE_COLUMNS} FROM knowledge_sources WHERE id = $1 AND account_id = $2`,
+  knowledgeListSources: `SELECT ${SOURCE_COLUMNS} FROM knowledge_sources
+    WHERE brain_id = $1 AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5)) ${NEWEST_FIRST} LIMIT $2 OFFSET $3`,
+  knowledgeCountSources: `SELECT count(*)::int AS n FROM knowledge_sources WHERE brain_id = $1`,
+  knowledgeDeleteSource: `DELETE FROM knowledge_sources WHERE id = $1 AND account_id = $2`,
+  knowledgeInsertEntry: `INSERT INTO knowledge_entries (id, account_id, brain_id, source_id, position, entry_type, title,
+      content, domain, mastery, created_at, updated_at) VALUES (${placeholders(12)})`,
+  knowledgeEntriesOf: `SELECT ${ENTRY_COLUMNS} FROM knowledge_entries WHERE source_id = $1 ORDER BY position`,
+  knowledgeGetEntry: `SELECT ${ENTRY_COLUMNS} FROM knowledge_entries WHERE id = $1 AND account_id = $2`,
+  knowledgeGetEntryForUpdate: `SELECT ${ENTRY_COLUMNS} FROM knowledge_entries WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+  knowledgeUpdateEntry: `UPDATE knowledge_entries SET title = $3, content = $4, domain = $5, mastery = $6, updated_at = $7
+    WHERE id = $1 AND account_id = $2`,
+  knowledgeSearchEntries: `SELECT ${ENTRY_COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance
+    FROM knowledge_entries, (SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q
+    WHERE brain_id = $1 AND search_vector @@ q.query AND ($3::text IS NULL OR domain = $3)
+      AND ($4::text IS NULL OR entry_type = $4)
+    ORDER BY relevance DESC, created_at DESC, id DESC`,
+} as const;
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/** Crystallize runs, captures and specific knowledge on PostgreSQL. */
+export class PostgresKnowledgeStore implements KnowledgeStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async query<R extends pg.QueryResultRow>(
+    name: keyof typeof SQL,
+    values: unknown[],
+    db: Queryable = this.pool,
+  ) {
+    return db.query<R>({ name, text: SQL[name], values });
+  }
+
+  async write(accountId: string, w: KnowledgeWrite): Promise<{ edges: Edge[] }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const run = (name: keyof typeof SQL, values: unknown[]) => this.query(name, values, client);
+      if (w.decision) {
+        const d = w.decision;
+        const decided = await run('knowledgeDecide', [d.id, accountId, d.status, d.snapshotId, d.at]);
+        if ((decided.rowCount ?? 0) === 0) throw notFound('capture');
+      }
+      for (const s of w.snapshots ?? []) await run('knowledgeInsertSnapshot', [accountId, ...snapshotValues(s)]);
+      if (w.run) {
+        const r = w.run;
+        await run('knowledgeInsertRun', [
+          r.id,
+          accountId,
+          r.brain_id,
+          r.status,
+          r.source_type,
+          r.agent_id,
+          r.session_id,
+          JSON.stringify(r.snapshot_ids),
+          JSON.stringify(r.capture_ids),
+          JSON.stringify(r.usage),
+          JSON.stringify(r.meta),
+          r.created_at,
+        ]);
+      }
+      for (const c of w.captures ?? []) {
+        await run('knowledgeInsertCapture', [
+          c.id,
+          accountId,
+          c.brain_id,
+          c.run_id,
+          JSON.stringify(c.snapshot),
+          c.created_at,
+        ]);
+      }
+      if (w.source) {
+        const s = w.source;
+        await run('knowledgeInsertSource', [
+          s.id,
+          accountId,
+          s.brain_id,
+          s.source_type,
+          s.title,
+          s.author,
+          s.url,
+          s.domain,
+          JSON.stringify(s.tags),
+          JSON.stringify(s.snapshot_ids),
+          s.created_at,
+          s.updated_at,
+        ]);
+      }
+      for (const [position, e] of (w.entries ?? []).entries()) {
+        await run('knowledgeInsertEntry', [
+          e.id,
+          accountId,
+          e.brain_id,
+          e.source_id,
+          position,
+          e.entry_type,
+          e.title,
+          e.content,
+          e.domain,
+          e.mastery,
+          e.created_at,
+          e.updated_at,
+        ]);
+      }
+      const edges: Edge[] = [];
+      for (const e of w.autoEdges ?? []) {
+        const [pairSource, pairTarget] = canonicalPair(e);
+        const values = [accountId, e.id, e.brain_id, e.source_id, e.target_id, e.edge_type, e.strength, e.label];
+        const result = await run('knowledgeInsertAutoEdge', [
+          ...values,
+          e.created_at,
+          e.updated_at,
+          pairSource,
+          pairTarget,
+        ]);
+        if ((result.rowCount ?? 0) > 0) edges.push(e);
+      }
+      await client.query('COMMIT');
+      return { edges };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async getRun(accountId: string, id: string): Promise<CrystallizeRun | undefined> {
+    return (await this.query<CrystallizeRun>('knowledgeGetRun', [id, accountId])).rows[0];
+  }
+
+  async getPendingCapture(accountId: string, id: string): Promise<PendingCapture | undefined> {
+    const row = (await this.query<Capture & { source_type: string }>('knowledgeGetPendingCapture', [id, accountId]))
+      .rows[0];
+    if (!row) return undefined;
+    const { source_type, ...capture } = row;
+    return { capture, sourceType: source_type };
+  }
+
+  async listPendingCaptures(brainId: string, page: Page): Promise<PageOf<Capture>> {
+    const [rows, count] = await Promise.all([
+      this.query<Capture>('knowledgeListCaptures', [brainId, ...pageValues(page)]),
+      this.query<{ n: number }>('knowledgeCountCaptures', [brainId]),
+    ]);
+    return { rows: rows.rows, total: count.rows[0]?.n ?? 0 };
+  }
+
+  async getSource(accountId: string, id: string): Promise<KnowledgeSource | undefined> {
+    return (await this.query<KnowledgeSource>('knowledgeGetSource', [id, accountId])).rows[0];
+  }
+
+  async listSources(brainId: string, page: Page): Promise<PageOf<KnowledgeSource>> {
+    const [rows, count] = await Promise.all([
+      this.query<KnowledgeSource>('knowledgeListSources', [brainId, ...pageValues(page)]),
+      this.query<{ n: number }>('knowledgeCountSources', [brainId]),
+    ]);
+    return { rows: rows.rows, total: count.rows[0]?.n ?? 0 };
+  }
+
+  async entriesOf(sourceId: string): Promise<KnowledgeEntry[]> {
+    return (await this.query<KnowledgeEntry>('knowledgeEntriesOf', [sourceId])).rows;
+  }
+
+  async deleteSource(accountId: string, id: string): Promise<boolean> {
+    return ((await this.query('knowledgeDeleteSource', [id, accountId])).rowCount ?? 0) > 0;
+  }
+
+  async getEntry(accountId: string, id: string): Promise<KnowledgeEntry | undefined> {
+    return (await this.query<KnowledgeEntry>('knowledgeGetEntry', [id, accountId])).rows[0];
+  }
+
+  async updateEntry(
+    accountId: string,
+    id: string,
+    change: (current: KnowledgeEntry) => KnowledgeEntry,
+  ): Promise<KnowledgeEntry | undefined> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const current = (await this.query<KnowledgeEntry>('knowledgeGetEntryForUpdate', [id, accountId], client)).rows[0];
+      if (!current) {
+        await client.query('ROLLBACK');
+        return undefined;
+      }
+      const next = change(current);
+      await this.query(
+        'knowledgeUpdateEntry',
+        [id, accountId, next.title, next.content, next.domain, next.mastery, next.updated_at],
+        client,
+      );
+      await client.query('COMMIT');
+      return next;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async searchEntries(search: EntrySearch) {
+    const parts = tsqueryParts(search.query);
+    if (parts.length === 0) return { hits: [], total: 0 };
+    const { rows } = await this.query<KnowledgeEntry & { relevance: number }>('knowledgeSearchEntries', [
+      search.brainId,
+      parts,
+      search.domain ?? null,
+      search.entryType ?? null,
+    ]);
+    return {
+      hits: rows.slice(0, search.limit).map(({ relevance, ...entry }) => ({ entry, relevance })),
+      total: rows.length,
+    };
+  }
+}
+
+const pageValues = (page: Page) => [page.limit, page.offset, page.after?.created_at ?? null, page.after?.id ?? null];
