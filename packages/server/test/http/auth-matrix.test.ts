@@ -15,6 +15,7 @@ import {
   readFixture,
   roomyKey,
   unknownKey,
+  FIXTURE_TEXT,
   type Fixture,
 } from './support.js';
 
@@ -150,6 +151,94 @@ const routesUnder = (p: string): Route[] => [
     invalid: (f) => ({ path: `${p}/snapshots/${f.snapshotId}/suggestions?limit=0` }),
     ok: 200,
   },
+  {
+    method: 'POST',
+    name: `${p}/crystallize`,
+    path: () => `${p}/crystallize`,
+    body: () => ({ text: FIXTURE_TEXT }),
+    invalid: () => ({ path: `${p}/crystallize`, body: { text: 'too short' } }),
+    ok: 201,
+  },
+  {
+    method: 'GET',
+    name: `${p}/crystallize/:run_id`,
+    path: (f) => `${p}/crystallize/${f.runId}`,
+    invalid: () => ({ path: `${p}/crystallize/cry_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/captures`,
+    path: () => `${p}/captures`,
+    invalid: () => ({ path: `${p}/captures?limit=0` }),
+    ok: 200,
+  },
+  {
+    method: 'POST',
+    name: `${p}/captures/:id/accept`,
+    path: (f) => `${p}/captures/${f.captureId}/accept`,
+    invalid: () => ({ path: `${p}/captures/cap_does_not_exist/accept` }),
+    ok: 201,
+  },
+  {
+    method: 'POST',
+    name: `${p}/captures/:id/reject`,
+    path: (f) => `${p}/captures/${f.captureId}/reject`,
+    invalid: () => ({ path: `${p}/captures/cap_does_not_exist/reject` }),
+    ok: 200,
+  },
+  {
+    method: 'POST',
+    name: `${p}/specific-knowledge/ingest`,
+    path: () => `${p}/specific-knowledge/ingest`,
+    body: () => ({ source_type: 'manual', title: 'Notes', content: FIXTURE_TEXT }),
+    invalid: () => ({ path: `${p}/specific-knowledge/ingest`, body: { source_type: 'blog' } }),
+    ok: 201,
+  },
+  {
+    method: 'POST',
+    name: `${p}/specific-knowledge/search`,
+    path: () => `${p}/specific-knowledge/search`,
+    body: () => ({ query: 'test' }),
+    invalid: () => ({ path: `${p}/specific-knowledge/search`, body: { query: '' } }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/specific-knowledge/sources`,
+    path: () => `${p}/specific-knowledge/sources`,
+    invalid: () => ({ path: `${p}/specific-knowledge/sources?offset=-1` }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/specific-knowledge/sources/:id`,
+    path: (f) => `${p}/specific-knowledge/sources/${f.sourceId}`,
+    invalid: () => ({ path: `${p}/specific-knowledge/sources/src_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'DELETE',
+    name: `${p}/specific-knowledge/sources/:id`,
+    path: (f) => `${p}/specific-knowledge/sources/${f.sourceId}`,
+    invalid: () => ({ path: `${p}/specific-knowledge/sources/src_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/specific-knowledge/entries/:id`,
+    path: (f) => `${p}/specific-knowledge/entries/${f.entryId}`,
+    invalid: () => ({ path: `${p}/specific-knowledge/entries/ske_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'PUT',
+    name: `${p}/specific-knowledge/entries/:id`,
+    path: (f) => `${p}/specific-knowledge/entries/${f.entryId}`,
+    body: () => ({ mastery: 0.5 }),
+    invalid: (f) => ({ path: `${p}/specific-knowledge/entries/${f.entryId}`, body: { mastery: 2 } }),
+    ok: 200,
+  },
 ];
 
 const ROUTES: Route[] = PREFIXES.flatMap(routesUnder);
@@ -280,7 +369,16 @@ describe('auth matrix: every authenticated route answers 401 to every bad creden
     for (const [what, id] of ODD_IDS) {
       it(`${route.method} ${route.name} with ${what} and no key -> 401`, async () => {
         const body = route.body?.(fixture);
-        const path = route.path({ ...fixture, snapshotId: id, edgeId: id, extraBrainId: id });
+        const path = route.path({
+          ...fixture,
+          snapshotId: id,
+          edgeId: id,
+          extraBrainId: id,
+          runId: id,
+          captureId: id,
+          sourceId: id,
+          entryId: id,
+        });
         const response = await call(api, route.method, path, body !== undefined ? { body } : {});
         assertUnauthorized(response, `${route.method} ${path.slice(0, 60)}`);
       });

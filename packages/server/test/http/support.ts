@@ -54,7 +54,7 @@ export function roomyKey(api: TestApi, brainId?: string): Promise<TestKey> {
 }
 
 /** A well-formed id of the given kind that names nothing. */
-export function missingId(prefix: 'snap' | 'edge' | 'brain'): string {
+export function missingId(prefix: 'snap' | 'edge' | 'brain' | 'cry' | 'cap' | 'src' | 'ske'): string {
   return newId(prefix);
 }
 
@@ -126,7 +126,16 @@ export interface Fixture {
   snapshotId: string;
   otherSnapshotId: string;
   edgeId: string;
+  /** A crystallize run in review, one of its pending captures, a knowledge source and one of its entries. */
+  runId: string;
+  captureId: string;
+  sourceId: string;
+  entryId: string;
 }
+
+/** Text the built-in extractor finds insights in: the fixture's crystallize run and knowledge source. */
+export const FIXTURE_TEXT =
+  'Always write the test before the fix. Spaced repetition is defined as reviewing at growing intervals.';
 
 export async function makeFixture(api: TestApi, key: TestKey, prefix = '/v1'): Promise<Fixture> {
   const created = async (method: string, path: string, body: unknown) => {
@@ -142,7 +151,24 @@ export async function makeFixture(api: TestApi, key: TestKey, prefix = '/v1'): P
     edge_type: 'supports',
   });
   const extraBrainId = await created('POST', '/brains', { name: 'Second brain' });
-  return { brainId: key.brainId, extraBrainId, snapshotId, otherSnapshotId, edgeId };
+  const run = await call(api, 'POST', `${prefix}/crystallize`, { key, body: { text: FIXTURE_TEXT, review: true } });
+  assert.equal(run.status, 201, `fixture crystallize: ${JSON.stringify(run.body)}`);
+  const source = await call(api, 'POST', `${prefix}/specific-knowledge/ingest`, {
+    key,
+    body: { source_type: 'manual', title: 'Fixture source', content: FIXTURE_TEXT, create_snapshots: false },
+  });
+  assert.equal(source.status, 201, `fixture ingest: ${JSON.stringify(source.body)}`);
+  return {
+    brainId: key.brainId,
+    extraBrainId,
+    snapshotId,
+    otherSnapshotId,
+    edgeId,
+    runId: run.body.run_id,
+    captureId: run.body.data.captures[0].id,
+    sourceId: source.body.data.source_id,
+    entryId: source.body.data.entries[0].id,
+  };
 }
 
 /** What the owner sees of a fixture: compared before and after others tried to touch it. */
@@ -161,5 +187,8 @@ export async function readFixture(api: TestApi, key: TestKey, fixture: Fixture):
     brains: await read('/v1/brains'),
     snapshots: await read('/v1/snapshots'),
     edges: await read(`/v1/edges?brain_id=${fixture.brainId}`),
+    run: await read(`/v1/crystallize/${fixture.runId}`),
+    captures: await read(`/v1/captures?brain_id=${fixture.brainId}`),
+    source: await read(`/v1/specific-knowledge/sources/${fixture.sourceId}`),
   };
 }

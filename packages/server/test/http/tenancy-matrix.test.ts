@@ -11,6 +11,7 @@ import {
   missingId,
   readFixture,
   roomyKey,
+  FIXTURE_TEXT,
   type Fixture,
 } from './support.js';
 
@@ -132,6 +133,69 @@ const targetsUnder = (p: string): Target[] => [
       body: { source_id: ids.snapshotId, target_id: ids.otherSnapshotId, edge_type: 'contradicts' },
     }),
   },
+  {
+    name: `GET ${p}/crystallize/:run_id`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/crystallize/${ids.runId}` }),
+  },
+  {
+    name: `GET ${p}/captures?brain_id=`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/captures?brain_id=${ids.brainId}` }),
+  },
+  {
+    name: `POST ${p}/captures/:id/accept`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/captures/${ids.captureId}/accept` }),
+  },
+  {
+    name: `POST ${p}/captures/:id/reject`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/captures/${ids.captureId}/reject` }),
+  },
+  {
+    name: `POST ${p}/crystallize with brain_id`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/crystallize`, body: { text: FIXTURE_TEXT, brain_id: ids.extraBrainId } }),
+  },
+  {
+    name: `POST ${p}/specific-knowledge/ingest with brain_id`,
+    method: 'POST',
+    request: (ids) => ({
+      path: `${p}/specific-knowledge/ingest`,
+      body: { source_type: 'manual', title: 'T', content: FIXTURE_TEXT, brain_id: ids.extraBrainId },
+    }),
+  },
+  {
+    name: `POST ${p}/specific-knowledge/search with brain_id`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/specific-knowledge/search`, body: { query: 'test', brain_id: ids.brainId } }),
+  },
+  {
+    name: `GET ${p}/specific-knowledge/sources?brain_id=`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/specific-knowledge/sources?brain_id=${ids.brainId}` }),
+  },
+  {
+    name: `GET ${p}/specific-knowledge/sources/:id`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/specific-knowledge/sources/${ids.sourceId}` }),
+  },
+  {
+    name: `DELETE ${p}/specific-knowledge/sources/:id`,
+    method: 'DELETE',
+    request: (ids) => ({ path: `${p}/specific-knowledge/sources/${ids.sourceId}` }),
+  },
+  {
+    name: `GET ${p}/specific-knowledge/entries/:id`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/specific-knowledge/entries/${ids.entryId}` }),
+  },
+  {
+    name: `PUT ${p}/specific-knowledge/entries/:id`,
+    method: 'PUT',
+    request: (ids) => ({ path: `${p}/specific-knowledge/entries/${ids.entryId}`, body: { mastery: 1 } }),
+  },
 ];
 
 const TARGETS = PREFIXES.flatMap(targetsUnder);
@@ -158,6 +222,10 @@ describe("tenancy matrix: account A's objects do not exist for account B", () =>
       snapshotId: missingId('snap'),
       otherSnapshotId: missingId('snap'),
       edgeId: missingId('edge'),
+      runId: missingId('cry'),
+      captureId: missingId('cap'),
+      sourceId: missingId('src'),
+      entryId: missingId('ske'),
     };
     stateA = await readFixture(api, keyA, fixtureA);
     stateB = await readFixture(api, keyB, fixtureB);
