@@ -3,6 +3,7 @@
  * knowledge entry): a paragraph is one idea unless a sentence inside it opens a new one, and a
  * short paragraph or speaker turn that goes on with the same words joins the one before.
  */
+import { METHOD_CUES } from './cues.js';
 import { cueWeight, type Unit } from './units.js';
 
 export interface Group {
@@ -63,6 +64,14 @@ function isListOfIdeas(items: Unit[], header: Unit | undefined): boolean {
   return stated.length * 2 >= items.length;
 }
 
+/** "To apply it, follow these steps:" names no list of its own: it goes on from the idea before. */
+function introducesSteps(header: Unit): boolean {
+  return (
+    METHOD_CUES.some((cue) => cue.test(header.lower)) ||
+    /\b(?:these|the following) steps\b|\bas follows\b|^(?:steps|here'?s how|how)\b/.test(header.lower)
+  );
+}
+
 export function groupUnits(units: Unit[]): Group[] {
   const listsOfIdeas = new Set<number>();
   const byList = new Map<number, Unit[]>();
@@ -105,7 +114,12 @@ export function groupUnits(units: Unit[]): Group[] {
     if (unit.kind !== 'sentence') {
       // A list belongs to the idea before it, unless it has a name of its own ("The GTD
       // protocol:") in a paragraph of its own.
-      opensNewGroup = newBlock && unit.kind === 'header' && unit.content.length >= 2 && !sharesTopic(unit, group);
+      opensNewGroup =
+        newBlock &&
+        unit.kind === 'header' &&
+        unit.content.length >= 2 &&
+        !introducesSteps(unit) &&
+        !sharesTopic(unit, group);
     } else if (newBlock) {
       const goesOn =
         unit.role === 'challenge' ||

@@ -108,8 +108,14 @@ function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | nu
   const sequenced = sentences.filter((u) => u.sequence && u.role === 'core');
   const stepSentences = sequenced.length >= SNAPSHOT_RULES.minSequenceSentences ? sequenced : [];
 
-  let core = sentences.filter((u) => u.role === 'core' && !stepSentences.includes(u));
-  let story = sentences.filter((u) => u.role === 'story');
+  // A past-tense sentence without a cue right after a story sentence goes on with the story.
+  const storyLike = new Set(sentences.filter((u) => u.role === 'story'));
+  sentences.forEach((unit, i) => {
+    const before = sentences[i - 1];
+    if (unit.role === 'core' && unit.past && !hasCue(unit) && before && storyLike.has(before)) storyLike.add(unit);
+  });
+  let core = sentences.filter((u) => u.role === 'core' && !storyLike.has(u) && !stepSentences.includes(u));
+  let story = sentences.filter((u) => storyLike.has(u));
   let method = [
     ...sentences.filter((u) => u.role === 'method'),
     ...headers.filter((u) => /\bhow\b|\bto\b/.test(u.lower)),

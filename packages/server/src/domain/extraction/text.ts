@@ -20,12 +20,13 @@ export function normalizeText(text: string): string {
  * removed inside sentences so that what is left reads as the speaker meant it.
  */
 const HESITATIONS = /(?<![\w'-])(?:u+h*m+|u+h+|e+r+m+|h+m+|m+h*m+|uh-huh|mm-hmm)(?![\w'-])[,.]?[ ]*/gi;
-const FILLER_PHRASES = /(?<![\w'-])(?:you know|i mean|kind of like|sort of like),[ ]*/gi;
+/** A parenthetical "you know," or "I mean,": with the comma before it too, so "that, you know, the" reads "that the". */
+const FILLER_PHRASES = /(,?)[ ]*(?<![\w'-])(?:you know|i mean|kind of like|sort of like),[ ]*(\S?)/gi;
 
 export function removeHesitations(text: string): string {
   return text
     .replace(HESITATIONS, '')
-    .replace(FILLER_PHRASES, '')
+    .replace(FILLER_PHRASES, (_, comma: string, next: string) => (comma ? ` ${next}` : next.toUpperCase()))
     .replace(/ {2,}/g, ' ')
     .replace(/ ([,.!?;:])/g, '$1');
 }

@@ -39,6 +39,8 @@ export interface Unit {
   trivial: boolean;
   question: boolean;
   role: Role;
+  /** Has a verb in the past tense. */
+  past: boolean;
   /** Opens with first/then/next/finally. */
   sequence: boolean;
   typeScores: Map<SnapshotType, number>;
@@ -131,6 +133,7 @@ function makeUnit(
     trivial: isTrivial(place.kind, lower, content, scores, question),
     role: place.kind === 'sentence' ? roleOf(lower, tokens, scores) : 'core',
     sequence: SEQUENCE_CUE.test(lower),
+    past: tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && isPast(t)),
     typeScores: scores,
   };
 }
