@@ -15,7 +15,7 @@ export function estimateTokens(text: string): number {
 }
 
 function tokensFor(characters: number, words: number): number {
-  return Math.max(Math.ceil(characters / 4), Math.ceil((words * 4) / 3));
+  return Math.max(Math.ceil(characters / 4), Math.round((words * 4) / 3));
 }
 
 function countWords(text: string): number {

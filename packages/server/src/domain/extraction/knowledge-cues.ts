@@ -4,19 +4,16 @@
  */
 import type { EntryType } from './types.js';
 
-const TERM = String.raw`["“']?(?<term>[^,.;:!?"“”]{2,80}?)["”']?`;
+const TERM = String.raw`(?:(?:a|an|the)\s+)?(?:(?:term|word|phrase|concept)\s+)?["“']?(?<term>[^,.;:!?"“”]{2,80}?)["”']?`;
 
 export const DEFINITION_PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`^${TERM},?\s+(?:is|are|can be)\s+defined\s+as\s+\S`, 'i'),
   new RegExp(
-    String.raw`^(?:the (?:term|word|phrase)\s+)?${TERM},?\s+(?:means|refers to|denotes|stands for|is short for|is the (?:name|term|word) for|describes)\s+\S`,
+    String.raw`^${TERM},?\s+(?:means|refers to|denotes|stands for|is short for|is the (?:name|term|word) for|describes)\s+\S`,
     'i',
   ),
   new RegExp(String.raw`^by\s+${TERM},?\s+(?:i|we|they|people|economists|engineers|\w+)\s+mean\s+\S`, 'i'),
-  new RegExp(
-    String.raw`^(?:a|an)\s+${TERM}\s+is\s+(?:a|an|the)\s+\S.*\b(?:that|which|who|whose|where|used to|in which)\b`,
-    'i',
-  ),
+  new RegExp(String.raw`^${TERM}\s+is\s+(?:a|an|the)\s+\S.*\b(?:that|which|who|whose|where|used to|in which)\b`, 'i'),
   // A glossary line: "Opportunity cost: the value of the next best choice."
   /^["“]?(?<term>[A-Z][\w'’ -]{1,50}?)["”]?\s*[:–—]\s+(?:an?|the)\s+\S/,
 ];

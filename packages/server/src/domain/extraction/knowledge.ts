@@ -21,6 +21,9 @@ export const ENTRY_LIMITS = { title: 500, content: 20_000 } as const;
 const NOT_A_TERM =
   /^(?:it|this|that|these|those|which|what|he|she|they|we|i|you|there|here|all of this|so|note|tip|rule|warning|summary|example|lesson|takeaway|important|principle|quote|step \d+)$/i;
 
+/** A term is a noun phrase: "what each item" is the start of a clause, not a term. */
+const CLAUSE_WORD = /\b(?:what|how|why|when|where|who|which|whether|that|if)\b/i;
+
 function entry(entry_type: EntryType, title: string, content: string): ExtractedEntry {
   return { entry_type, title: clip(squash(title), ENTRY_LIMITS.title), content: clip(content, ENTRY_LIMITS.content) };
 }
@@ -32,7 +35,7 @@ function definitionOf(unit: Unit): ExtractedEntry | null {
       ?.replace(/^(?:an?|the)\s+/i, '')
       .replace(/["“”']/g, '')
       .trim();
-    if (!term || NOT_A_TERM.test(term) || wordCount(term) > 6) continue;
+    if (!term || NOT_A_TERM.test(term) || CLAUSE_WORD.test(term) || wordCount(term) > 6) continue;
     return entry('definition', term.charAt(0).toUpperCase() + term.slice(1), unit.text);
   }
   return null;
@@ -56,7 +59,10 @@ function quotesIn(units: Unit[]): { entries: ExtractedEntry[]; used: Set<Unit> }
       const touched = spans.filter((s) => s.end > start && s.start < end);
       if (touched.some((s) => used.has(s.unit))) continue;
       const quote = squash(match.groups?.quote ?? '');
-      const author = squash(match.groups?.author ?? '').replace(/^(?:as|and|but|so|then)\s+/i, '');
+      const author = squash(match.groups?.author ?? '')
+        .replace(/^(?:as|and|but|so|then)\s+/i, '')
+        // The full stop that ends the sentence, not an initial's ("J. K. Rowling").
+        .replace(/(?<!\b\p{Lu})\.$/u, '');
       if (wordCount(quote) < 3 || author === '') continue;
       touched.forEach((s) => used.add(s.unit));
       const content = touched.map((s) => s.unit.text).join(' ');
@@ -107,7 +113,8 @@ function entriesOf(group: Group, context: KnowledgeContext): ExtractedEntry[] {
   const { entries: quotes, used } = quotesIn(group.units.filter((u) => u.kind === 'sentence'));
   used.forEach((u) => taken.add(u));
   for (const unit of group.units) {
-    if (taken.has(unit) || unit.kind === 'header') continue;
+    // List items belong to their list ("2. Clarify what each item means …").
+    if (taken.has(unit) || unit.kind !== 'sentence') continue;
     const definition = definitionOf(unit);
     if (definition) {
       out.push(definition);

@@ -52,11 +52,16 @@ interface Line {
 }
 
 /** Drops timestamps and speaker labels; a labelled line starts a new speaker turn. */
-function readLine(raw: string): Line {
+function readLine(raw: string, speakers: ReadonlySet<string>): Line {
   let text = raw.replace(TIMESTAMP, '');
   let turn = text !== raw;
   const speaker = SPEAKER.exec(text);
-  if (speaker && !STATEMENT_LABELS.has((speaker[1] ?? '').toLowerCase())) {
+  const label = speaker?.[1] ?? '';
+  if (
+    speaker &&
+    !STATEMENT_LABELS.has(label.toLowerCase()) &&
+    (turn || speakers.has(label) || ROLE_LABEL.test(label))
+  ) {
     text = text.slice(speaker[0].length);
     turn = true;
   }
@@ -64,16 +69,33 @@ function readLine(raw: string): Line {
 }
 
 /** Splits into paragraphs at blank lines and at speaker turns. */
+const ROLE_LABEL = /^(?:Q|A|Speaker \d+|Interviewer|Host|Guest|Moderator)$/;
+
+/**
+ * "Ana: …" is a speaker when Ana speaks more than once; a label seen once ("Runway: the
+ * months of cash left") is more likely a term and its definition, and stays in the text.
+ */
+function speakersOf(lines: string[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const line of lines) {
+    const label = SPEAKER.exec(line.replace(TIMESTAMP, ''))?.[1];
+    if (label !== undefined) seen.set(label, (seen.get(label) ?? 0) + 1);
+  }
+  return new Set([...seen].filter(([, count]) => count >= 2).map(([label]) => label));
+}
+
 function paragraphs(text: string): Line[][] {
   const out: Line[][] = [];
   let current: Line[] = [];
-  for (const raw of text.split('\n')) {
+  const rawLines = text.split('\n');
+  const speakers = speakersOf(rawLines);
+  for (const raw of rawLines) {
     if (raw.trim() === '') {
       if (current.length > 0) out.push(current);
       current = [];
       continue;
     }
-    const line = readLine(raw);
+    const line = readLine(raw, speakers);
     if (line.turn && current.length > 0) {
       out.push(current);
       current = [];

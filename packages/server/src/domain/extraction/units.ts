@@ -15,7 +15,7 @@ import {
   STORY_CUES,
   TYPE_CUES,
 } from './cues.js';
-import { tagSentences, type Token } from './nlp.js';
+import { tagSentences, type TaggedSentence, type Token } from './nlp.js';
 import { readStructure } from './structure.js';
 import { normalizeText, stripOpeners } from './text.js';
 
@@ -155,7 +155,7 @@ export function readUnits(raw: string): Unit[] {
     };
     for (const segment of block.segments) {
       if (segment.kind === 'prose') {
-        for (const sentence of tagSentences(segment.text)) {
+        for (const sentence of withAttributions(tagSentences(segment.text))) {
           // The openers stripped ("So,", "Well,") are stop words or filler: the tokens can stay.
           units.push(makeUnit(stripOpeners(sentence.text), sentence.tokens, place('sentence', null, false)));
         }
@@ -172,4 +172,19 @@ export function readUnits(raw: string): Unit[] {
     }
   });
   return units;
+}
+
+/** "— Stewart Brand" after a quote is read as a sentence of its own: it belongs to the quote. */
+function withAttributions(sentences: TaggedSentence[]): TaggedSentence[] {
+  const out: TaggedSentence[] = [];
+  for (const sentence of sentences) {
+    const previous = out.at(-1);
+    if (previous && /^(?:[—–]|--?)\s*\p{Lu}/u.test(sentence.text) && sentence.tokens.length <= 8) {
+      out[out.length - 1] = {
+        text: `${previous.text} ${sentence.text}`,
+        tokens: [...previous.tokens, ...sentence.tokens],
+      };
+    } else out.push(sentence);
+  }
+  return out;
 }
