@@ -70,10 +70,18 @@ function withoutCue(sentence: string): string {
     if (next === text || wordCount(next) < 2) break;
     text = next;
   }
-  return text
-    .replace(LIST_INTRODUCTION, '')
-    .replace(/[\s.!?;:,…]+["”')]*$/, '')
-    .replace(/^["“'(]+|["”')]+$/g, '');
+  return balanced(text.replace(LIST_INTRODUCTION, '').replace(/[\s.!?;:,…]+(["”')]*)$/, '$1'));
+}
+
+/** Drops a closing quote or bracket left without its opening one, and quotes around the whole. */
+function balanced(text: string): string {
+  let out = text;
+  if (/^["“].*["”]$/.test(out)) out = out.slice(1, -1);
+  const opened = (out.match(/\(/g) ?? []).length;
+  const closed = (out.match(/\)/g) ?? []).length;
+  if (closed > opened) out = out.replace(/\)+$/, '');
+  else if (opened > closed) out = out.replace(/\s*\([^)]*$/, '');
+  return out.replace(/[\s.!?;:,…]+$/, '');
 }
 
 const PREPOSITION =
@@ -163,7 +171,9 @@ function keyPhraseName(lead: Unit, units: Unit[]): string | null {
   const best = ranked[0]?.chunk;
   if (!best) return null;
   const words = best.words.map((t) => t.text);
-  const second = ranked[1]?.chunk;
+  const second = ranked.find(
+    ({ chunk }) => chunk.words.map((t) => t.normal).join(' ') !== words.join(' ').toLowerCase(),
+  )?.chunk;
   if (words.length === 1 && second) {
     // One word is a weak name; two key phrases in the order the sentence gives them read better.
     const pair = [best, second].sort((a, b) => a.position - b.position);
@@ -178,7 +188,10 @@ function keyPhraseName(lead: Unit, units: Unit[]): string | null {
  * phrases, else its first words. Never empty, at most 200 characters.
  */
 export function nameFor(lead: Unit, units: Unit[], heading: string | null): string {
-  const fromHeading = heading?.replace(/[:.]+$/, '').trim();
+  const fromHeading = heading
+    ?.replace(/\*\*|__|`/g, '')
+    .replace(/[:.]+$/, '')
+    .trim();
   if (fromHeading && /\p{L}/u.test(fromHeading)) return clip(fromHeading, NAMING.maxNameCharacters);
   const claim = withoutCue(lead.text);
   const name = (() => {
@@ -188,7 +201,13 @@ export function nameFor(lead: Unit, units: Unit[], heading: string | null): stri
     if (clauseWords >= NAMING.minClauseWords && clauseWords <= NAMING.maxNameWords) return clause;
     return keyPhraseName(lead, units) ?? claim.split(/\s+/).slice(0, NAMING.maxNameWords).join(' ');
   })();
-  const cleaned = capitalize(name.replace(/[\s.!?;:,…]+$/, '').trim());
+  // Markdown emphasis and code marks are formatting, not words of the name.
+  const cleaned = capitalize(
+    name
+      .replace(/\*\*|__|`/g, '')
+      .replace(/[\s.!?;:,…]+$/, '')
+      .trim(),
+  );
   return clip(cleaned || lead.text, NAMING.maxNameCharacters) || 'Untitled insight';
 }
 
@@ -205,7 +224,8 @@ export function tagsFor(units: Unit[], name: string): string[] {
   for (const unit of units) {
     for (const token of unit.tokens) {
       if (!NOUN.has(token.pos) || !isChunkWord(token)) continue;
-      const tag = tagText(token.pos === 'PROPN' ? token.normal : token.lemma);
+      // The model's lemma of "data" is "datum", which nobody tags with.
+      const tag = tagText(token.pos === 'PROPN' || token.normal === 'data' ? token.normal : token.lemma);
       if (tag === null) continue;
       add(tag, nameWords.has(token.normal) || nameWords.has(token.lemma) ? 3 : 1);
     }

@@ -58,7 +58,14 @@ export function tagSentences(text: string): TaggedSentence[] {
       tokens.push({ text: word, normal: normals[i] ?? word, lemma: lemmas[i] ?? word, pos: tags[i] ?? 'X' });
     }
     const content = tokens.filter((t) => t.pos !== 'SPACE');
-    if (content.length > 0) sentences.push({ text: text.trim(), tokens: content });
+    if (content.length === 0) return;
+    const previous = sentences.at(-1);
+    // The model sometimes ends a sentence inside a word ("openapi.json", "v1.2"): with no space
+    // between them, the two halves are one sentence.
+    if (previous && (spaces[first] ?? '') === '') {
+      previous.text += text.trim();
+      previous.tokens.push(...content);
+    } else sentences.push({ text: text.trim(), tokens: content });
   });
   return sentences;
 }
