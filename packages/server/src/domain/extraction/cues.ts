@@ -1,0 +1,125 @@
+/**
+ * The cue phrases the extractor reads, in one table per question, published in
+ * docs/extraction.md. Patterns are matched against a sentence in lower case, with typographic
+ * apostrophes made plain.
+ */
+import type { SnapshotType } from '../../model.js';
+
+export interface TypeCue {
+  type: SnapshotType;
+  pattern: RegExp;
+  weight: number;
+}
+
+/**
+ * Which kind of snapshot a sentence states. Each cue counts once per sentence; the type with
+ * the highest total wins (the group's first core sentence counts double); ties go to the
+ * earlier type in TYPE_PRIORITY; no cue at all means Belief, the service's default type.
+ */
+export const TYPE_CUES: readonly TypeCue[] = [
+  // Rule: an instruction that holds every time.
+  { type: 'Rule', pattern: /\brules?(?: of thumb)?\s*(?:is|:)/, weight: 3 },
+  { type: 'Rule', pattern: /\bas a rule\b/, weight: 2 },
+  { type: 'Rule', pattern: /\b(?:always|never)\b/, weight: 1.5 },
+  { type: 'Rule', pattern: /\b(?:must|should|shouldn't|ought to|have to|has to|need to|needs to)\b/, weight: 1 },
+  { type: 'Rule', pattern: /^(?:do not|don't|avoid|make sure|remember to)\b/, weight: 1 },
+  // Belief: the holder's own view.
+  {
+    type: 'Belief',
+    pattern: /\b(?:i|we) (?:really |truly |strongly |honestly )?(?:believe|think|feel|suspect|reckon)\b/,
+    weight: 2,
+  },
+  { type: 'Belief', pattern: /\bin (?:my|our) (?:view|opinion|experience|mind)\b/, weight: 2 },
+  { type: 'Belief', pattern: /\b(?:my|our) (?:belief|view|sense|take|hunch|bet) is\b/, weight: 2 },
+  { type: 'Belief', pattern: /\b(?:it seems to me|i'd argue|i would argue|i've come to see)\b/, weight: 1.5 },
+  { type: 'Belief', pattern: /\b(?:i|we) (?:learned|realized|realised|discovered|found out) that\b/, weight: 1 },
+  // Model: how something works, cause and effect.
+  { type: 'Model', pattern: /\bis a model (?:of|for)\b|\bmental model\b/, weight: 3 },
+  { type: 'Model', pattern: /\bworks by\b|\bthe mechanism\b|\bfeedback loop\b/, weight: 2 },
+  { type: 'Model', pattern: /\bif\b.+\bthen\b/, weight: 2 },
+  {
+    type: 'Model',
+    pattern: /\bthe (?:more|less|better|faster)\b.+,\s*the (?:more|less|better|worse|faster|slower)\b/,
+    weight: 2,
+  },
+  {
+    type: 'Model',
+    pattern:
+      /\b(?:causes?|caused by|leads? to|led to|results? in|drives|determines|depends on|is a function of|compounds?|because)\b/,
+    weight: 1,
+  },
+  // Conviction: held without condition.
+  {
+    type: 'Conviction',
+    pattern: /\b(?:i am|i'm|we are|we're) (?:absolutely |deeply |utterly |totally |fully )?(?:convinced|certain)\b/,
+    weight: 3,
+  },
+  { type: 'Conviction', pattern: /\b(?:i|we) (?:will|would) never\b|\b(?:i|we)'(?:ll|d) never\b/, weight: 3 },
+  { type: 'Conviction', pattern: /\bnon-?negotiable\b|\bno matter what\b|\bi refuse to\b/, weight: 3 },
+  {
+    type: 'Conviction',
+    pattern: /\b(?:i|we) (?:will|'ll) always\b|\bwithout (?:a )?doubt\b|\bi know for (?:a fact|certain|sure)\b/,
+    weight: 2,
+  },
+  // Principle: a foundation other rules come from.
+  { type: 'Principle', pattern: /\bprinciples?\b/, weight: 2.5 },
+  {
+    type: 'Principle',
+    pattern: /\bfundamentally\b|\bat (?:its|the|their) (?:core|heart|root)\b|\bfirst principles\b/,
+    weight: 2,
+  },
+  { type: 'Principle', pattern: /\bcore value\b|\bin principle\b|\bthe underlying (?:idea|truth)\b/, weight: 2 },
+];
+
+export const TYPE_PRIORITY: readonly SnapshotType[] = ['Conviction', 'Rule', 'Principle', 'Model', 'Belief'];
+
+/** Sentence roles beside the core statement, read from how a sentence opens (or, for some, anywhere). */
+export const CHALLENGE_CUES = [
+  /^(?:however|but|yet|still|that said|then again|on the other hand|admittedly|conversely|nevertheless|nonetheless|of course|to be fair)\b/,
+  /^(?:the )?(?:strongest |main |obvious )?(?:counter-?argument|objection|downside|catch|caveat|risk|limitation|problem with this)\b/,
+  /^(?:critics|skeptics|sceptics|opponents|detractors)\b|\b(?:critics|skeptics|sceptics) (?:say|argue|point out|claim|would say)\b/,
+  /^some (?:people )?(?:would )?(?:argue|say|disagree|object)\b|\bon the other hand\b/,
+];
+
+export const METHOD_CUES = [
+  /^(?:to (?:apply|use|practi[cs]e|implement|do) (?:this|it|that)|how to\b|here'?s how|in practice\b|the way to\b|the trick is\b|the method is\b|the practice is\b|start by\b|begin by\b)/,
+  /\b(?:you|we) (?:can )?(?:apply|use|practi[cs]e|implement) (?:this|it) by\b|\bto apply (?:this|it)\b|\bhow to apply\b/,
+];
+
+/** Sequence words that turn prose into steps when a group has two or more of them. */
+export const SEQUENCE_CUE =
+  /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|next|then|after that|afterwards|finally|lastly|step (?:one|two|three|\d+))\b/;
+
+/** Narrative openers; past-tense sentences about a person count as story too (see roles.ts). */
+export const STORY_CUES = [
+  /^(?:when (?:i|we|she|he|they|my|our)\b|once\b|one (?:day|time|morning|evening|night)\b|years ago\b|a (?:few|couple of) (?:years|months|weeks) ago\b|(?:last|that) (?:year|month|week|summer|winter|spring|autumn|fall)\b)/,
+  /^(?:back (?:in|when|then)\b|i remember\b|i once\b|in (?:19|20)\d\d\b|early in (?:my|our)\b|a while ago\b|the first time (?:i|we)\b|i used to\b|when i was\b)/,
+];
+
+/** Irregular past forms (regular ones end in -ed and differ from their lemma). */
+export const IRREGULAR_PAST = new Set(
+  (
+    'was were had did went saw made took came got felt thought said told found left knew became began lost ran wrote met ' +
+    'built spent brought bought sent kept held stood sat heard gave grew fell led paid sold taught caught fought won ' +
+    'broke chose drove ate forgot hid rode rose shook spoke stole swore threw understood woke wore'
+  ).split(' '),
+);
+
+/** Words that soften a claim (lower confidence) or harden it (raise it). */
+export const HEDGE =
+  /\b(?:maybe|perhaps|might|possibly|probably|i guess|not sure|i suspect|it seems|could be|sometimes|arguably)\b/g;
+export const EMPHASIS =
+  /\b(?:always|never|must|certainly|definitely|absolutely|without (?:a )?doubt|convinced|non-?negotiable)\b/g;
+
+/** Greetings, thanks and sign-offs: never an insight, however many words. */
+export const SMALL_TALK =
+  /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome (?:back|everyone|to)|thanks?|thank you|bye|goodbye|see you|nice to (?:meet|see)|how are you|can you hear me|let's get started|let me share my screen)\b/;
+
+/** Words that, said alone, are filler: they do not count as content. */
+export const FILLER_WORDS = new Set(
+  (
+    'um uh erm hmm mm ah oh okay ok yeah yes yep no nope right well so like hi hello hey thanks thank bye goodbye ' +
+    'welcome cool great sure alright wow anyway know mean good morning afternoon evening everyone everybody guys folks ' +
+    'sorry lol haha just really totally absolutely exactly indeed nice gonna wanna kinda sorta stuff thing things lot'
+  ).split(' '),
+);

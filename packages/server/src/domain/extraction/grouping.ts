@@ -1,0 +1,151 @@
+/**
+ * Adjacent units about one idea become one group, and one group one snapshot (or one
+ * knowledge entry): a paragraph is one idea unless a sentence inside it opens a new one, and a
+ * short paragraph or speaker turn that goes on with the same words joins the one before.
+ */
+import { METHOD_CUES } from './cues.js';
+import { cueWeight, type Unit } from './units.js';
+
+export interface Group {
+  heading: string | null;
+  units: Unit[];
+}
+
+export const GROUPING = {
+  /** A group holds at most this many units; the next one starts a new group. */
+  maxUnits: 8,
+  /** … and at most this many characters of text. */
+  maxCharacters: 4000,
+  /** A group with fewer content words than this is "thin": the next paragraph may join it. */
+  thinContentWords: 6,
+  /** A sentence with at least this cue weight may open a new idea inside a paragraph. */
+  newIdeaCueWeight: 2,
+} as const;
+
+/** Verbs too common to show that two sentences are about the same thing. */
+const WEAK_LEMMAS = new Set([
+  'make',
+  'get',
+  'go',
+  'take',
+  'come',
+  'see',
+  'say',
+  'think',
+  'want',
+  'use',
+  'work',
+  'thing',
+]);
+
+function sharesTopic(unit: Unit, group: Group): boolean {
+  const words = new Set(group.units.flatMap((u) => u.content));
+  return unit.content.some((word) => !WEAK_LEMMAS.has(word) && words.has(word));
+}
+
+function contentCount(group: Group): number {
+  return group.units.reduce((sum, unit) => sum + unit.content.length, 0);
+}
+
+function characterCount(group: Group): number {
+  return group.units.reduce((sum, unit) => sum + unit.text.length + 1, 0);
+}
+
+/**
+ * A bulleted list whose items each state something of their own ("- Never deploy on a
+ * Friday. - Always write the test first.") is a list of ideas, one group each; any other list
+ * is the steps of the idea it follows.
+ */
+function isListOfIdeas(items: Unit[], header: Unit | undefined): boolean {
+  if (items.length < 2 || items.some((item) => item.numbered)) return false;
+  if (header && /\b(?:steps?|how|process|procedure|routine|method|checklist|protocol)\b/.test(header.lower))
+    return false;
+  const stated = items.filter((item) => cueWeight(item.typeScores) >= 1 && item.content.length >= 2);
+  return stated.length * 2 >= items.length;
+}
+
+/** "To apply it, follow these steps:" names no list of its own: it goes on from the idea before. */
+function introducesSteps(header: Unit): boolean {
+  return (
+    METHOD_CUES.some((cue) => cue.test(header.lower)) ||
+    /\b(?:these|the following) steps\b|\bas follows\b|^(?:steps|here'?s how|how)\b/.test(header.lower)
+  );
+}
+
+export function groupUnits(units: Unit[]): Group[] {
+  const listsOfIdeas = new Set<number>();
+  const byList = new Map<number, Unit[]>();
+  for (const unit of units) {
+    if (unit.list !== null) byList.set(unit.list, [...(byList.get(unit.list) ?? []), unit]);
+  }
+  for (const [list, members] of byList) {
+    const items = members.filter((u) => u.kind === 'item');
+    if (
+      isListOfIdeas(
+        items,
+        members.find((u) => u.kind === 'header'),
+      )
+    )
+      listsOfIdeas.add(list);
+  }
+
+  const groups: Group[] = [];
+  let current: Group | null = null;
+  let currentBlock = -1;
+  const start = (unit: Unit) => {
+    current = { heading: unit.heading, units: [unit] };
+    groups.push(current);
+    currentBlock = unit.block;
+  };
+
+  for (const unit of units) {
+    if (unit.trivial) continue;
+    const group = current as Group | null;
+    if (unit.list !== null && listsOfIdeas.has(unit.list)) {
+      if (unit.kind === 'item') start(unit);
+      continue;
+    }
+    if (group === null || unit.heading !== null) {
+      start(unit);
+      continue;
+    }
+    const newBlock = unit.block !== currentBlock;
+    let opensNewGroup: boolean;
+    if (unit.kind !== 'sentence') {
+      // A list belongs to the idea before it, unless it has a name of its own ("The GTD
+      // protocol:") in a paragraph of its own.
+      opensNewGroup =
+        newBlock &&
+        unit.kind === 'header' &&
+        unit.content.length >= 2 &&
+        !introducesSteps(unit) &&
+        !sharesTopic(unit, group);
+    } else if (newBlock) {
+      const goesOn =
+        unit.role === 'challenge' ||
+        unit.role === 'method' ||
+        unit.sequence ||
+        (contentCount(group) < GROUPING.thinContentWords && sharesTopic(unit, group));
+      opensNewGroup = !goesOn;
+    } else {
+      const opensIdea =
+        unit.role === 'core' &&
+        cueWeight(unit.typeScores) >= GROUPING.newIdeaCueWeight &&
+        group.units.some((u) => u.role === 'core' && cueWeight(u.typeScores) >= 1.5) &&
+        !sharesTopic(unit, group);
+      opensNewGroup = opensIdea;
+    }
+    // List items do not count towards the size of a group: a long list stays whole.
+    const full =
+      unit.kind === 'sentence' &&
+      (group.units.filter((u) => u.kind === 'sentence').length >= GROUPING.maxUnits ||
+        characterCount(group) + unit.text.length > GROUPING.maxCharacters);
+    if (opensNewGroup || full) {
+      start(unit);
+      continue;
+    }
+    group.units.push(unit);
+    currentBlock = unit.block;
+  }
+  return groups;
+}

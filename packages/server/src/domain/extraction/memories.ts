@@ -1,0 +1,63 @@
+/**
+ * Free text → memories: small, self-contained things worth remembering. Unlike snapshots they
+ * are not grouped by idea: each sentence is one, except that a story told over several
+ * sentences, a list with its header, and a sentence that only goes on from the one before
+ * ("That is why …") stay together.
+ */
+import { SMALL_TALK } from './cues.js';
+import { MEMORY_CUES } from './memory-cues.js';
+import { tagsFor } from './naming.js';
+import { clip } from './text.js';
+import type { ExtractedMemory, MemoryType } from './types.js';
+import { readUnits, type Unit } from './units.js';
+
+export const MEMORY_LIMITS = { content: 10_000, tags: 5 } as const;
+
+/** Opens a sentence that cannot stand alone: it belongs to the memory before it. */
+const CONTINUATION =
+  /^(?:that(?:'s| is| was) why|this (?:is|was|means|meant)|because\b|so that\b|which\b|as a result\b|it (?:was|is)\b)/;
+
+function typeOf(units: Unit[]): MemoryType {
+  const text = units.map((u) => u.lower).join(' ');
+  if (units.filter((u) => u.kind === 'item').length >= 2) return 'framework';
+  for (const [type, patterns] of MEMORY_CUES) if (patterns.some((p) => p.test(text))) return type;
+  if (units.every((u) => u.kind === 'sentence' && u.role === 'story')) return 'story';
+  return 'fact';
+}
+
+function memoryOf(units: Unit[]): ExtractedMemory | null {
+  const content = clip(
+    units
+      .map((u, i) => (u.kind === 'item' ? `${i === 0 ? '' : '\n'}- ${u.text}` : `${i === 0 ? '' : ' '}${u.text}`))
+      .join(''),
+    MEMORY_LIMITS.content,
+  );
+  if (content === '') return null;
+  return { content, memory_type: typeOf(units), tags: tagsFor(units, '').slice(0, MEMORY_LIMITS.tags) };
+}
+
+export function extractMemories(text: string): ExtractedMemory[] {
+  const runs: Unit[][] = [];
+  let previous: Unit | null = null;
+  for (const unit of readUnits(text)) {
+    if (
+      unit.trivial ||
+      (unit.question && unit.content.length < 6) ||
+      (SMALL_TALK.test(unit.lower) && unit.content.length < 5)
+    ) {
+      continue;
+    }
+    const run = runs.at(-1);
+    const sameBlock = previous !== null && previous.block === unit.block;
+    const joins =
+      run !== undefined &&
+      sameBlock &&
+      ((unit.kind === 'item' && previous?.list === unit.list) ||
+        (unit.kind === 'sentence' && previous?.kind === 'sentence' && CONTINUATION.test(unit.lower)) ||
+        (unit.role === 'story' && previous?.role === 'story' && previous.kind === 'sentence'));
+    if (joins) run.push(unit);
+    else runs.push([unit]);
+    previous = unit;
+  }
+  return runs.map(memoryOf).filter((memory): memory is ExtractedMemory => memory !== null);
+}

@@ -1,0 +1,178 @@
+/**
+ * Free text → snapshots: one per group of units about one idea (grouping.ts), its fields
+ * filled from the roles its sentences play.
+ */
+import type { SnapshotType } from '../../model.js';
+import { SNAPSHOT_LIMITS } from '../snapshots.js';
+import { EMPHASIS, HEDGE, TYPE_PRIORITY } from './cues.js';
+import { groupUnits, type Group } from './grouping.js';
+import { nameFor, tagsFor } from './naming.js';
+import { clip } from './text.js';
+import type { ExtractedSnapshot } from './types.js';
+import { cueWeight, readUnits, type Unit } from './units.js';
+
+export const SNAPSHOT_RULES = {
+  /** At most this many snapshots from one text: the most significant, in the text's order. */
+  maxSnapshots: 50,
+  /** A group without a cue phrase needs at least this many content words to be an insight. */
+  minContentWords: 6,
+  /** Two or more sentences opening with first/then/finally make steps. */
+  minSequenceSentences: 2,
+  /** A group that is only narrative needs this many sentences (or a cue) to be an insight. */
+  minStorySentences: 2,
+} as const;
+
+function hasCue(unit: Unit): boolean {
+  return cueWeight(unit.typeScores) >= 1;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
+}
+
+/** The type whose cues weigh most over the core sentences, the first counted twice. */
+function typeOf(core: Unit[]): SnapshotType {
+  const totals = new Map<SnapshotType, number>();
+  core.forEach((unit, index) => {
+    for (const [type, weight] of unit.typeScores) {
+      totals.set(type, (totals.get(type) ?? 0) + weight * (index === 0 ? 2 : 1));
+    }
+  });
+  let best: SnapshotType = 'Belief';
+  let bestScore = 0;
+  for (const type of TYPE_PRIORITY) {
+    const score = totals.get(type) ?? 0;
+    if (score > bestScore) {
+      best = type;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function countMatches(pattern: RegExp, text: string): number {
+  return text.match(pattern)?.length ?? 0;
+}
+
+/** 0.6, up 0.1 per emphatic word (≤ 0.3), down 0.15 per hedge (≤ 0.45); within [0.15, 0.95]. */
+function confidenceOf(core: Unit[]): number {
+  const text = core.map((u) => u.lower).join(' ');
+  const up = Math.min(0.3, 0.1 * countMatches(EMPHASIS, text));
+  const down = Math.min(0.45, 0.15 * countMatches(HEDGE, text));
+  return round2(clamp(0.6 + up - down, 0.15, 0.95));
+}
+
+/**
+ * 0.3, plus up to 0.25 for the strength of its cue phrases, up to 0.2 for the fields beyond
+ * the core the text gave it, and up to 0.2 for how many of the text's key words it uses.
+ */
+function significanceOf(core: Unit[], extraFields: number, group: Group, keyWords: Set<string>): number {
+  const cues = Math.min(1, core.reduce((sum, u) => sum + cueWeight(u.typeScores), 0) / 4);
+  const words = new Set(group.units.flatMap((u) => u.content));
+  let central = 0;
+  for (const word of words) if (keyWords.has(word)) central++;
+  return round2(clamp(0.3 + 0.25 * cues + 0.05 * extraFields + 0.2 * Math.min(1, central / 4), 0.05, 0.95));
+}
+
+/** The words used most across the whole text: a group that uses them is central to it. */
+function keyWordsOf(units: Unit[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const unit of units) for (const word of new Set(unit.content)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const ranked = [...counts.entries()].filter(([, n]) => n > 1).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return new Set(ranked.slice(0, 12).map(([word]) => word));
+}
+
+function joined(units: Unit[], max: number): string | undefined {
+  if (units.length === 0) return undefined;
+  return clip(units.map((u) => u.text).join(' '), max) || undefined;
+}
+
+function numbered(units: Unit[]): string {
+  return units.map((u, i) => `${i + 1}. ${u.text.replace(/^(?:step\s+\d+\s*[:.)-]?\s*)/i, '')}`).join('\n');
+}
+
+interface Draft {
+  snapshot: ExtractedSnapshot;
+  order: number;
+}
+
+function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | null {
+  const sentences = group.units.filter((u) => u.kind === 'sentence' && !u.question);
+  const questions = group.units.filter((u) => u.kind === 'sentence' && u.question);
+  const headers = group.units.filter((u) => u.kind === 'header');
+  const items = group.units.filter((u) => u.kind === 'item');
+  const sequenced = sentences.filter((u) => u.sequence && u.role === 'core');
+  const stepSentences = sequenced.length >= SNAPSHOT_RULES.minSequenceSentences ? sequenced : [];
+
+  // A past-tense sentence without a cue right after a story sentence goes on with the story.
+  const storyLike = new Set(sentences.filter((u) => u.role === 'story'));
+  sentences.forEach((unit, i) => {
+    const before = sentences[i - 1];
+    if (unit.role === 'core' && unit.past && !hasCue(unit) && before && storyLike.has(before)) storyLike.add(unit);
+  });
+  let core = sentences.filter((u) => u.role === 'core' && !storyLike.has(u) && !stepSentences.includes(u));
+  let story = sentences.filter((u) => storyLike.has(u));
+  let method = [
+    ...sentences.filter((u) => u.role === 'method'),
+    ...headers.filter((u) => /\bhow\b|\bto\b/.test(u.lower)),
+  ];
+  const challenge = sentences.filter((u) => u.role === 'challenge');
+  const steps = [...stepSentences, ...items];
+  if (core.length === 0) {
+    // A group of only a story (or only a list) still says something: that becomes the core.
+    const fallback = [story, headers, questions, method, challenge, items].find((units) => units.length > 0) ?? [];
+    core = fallback.slice(0, 3);
+    // One sentence of narrative with no cue is an event, not an insight.
+    if (fallback === story && story.length < SNAPSHOT_RULES.minStorySentences && !story.some(hasCue)) return null;
+    if (fallback === story) story = [];
+    method = method.filter((u) => !core.includes(u));
+  }
+  if (core.length === 0) return null;
+
+  const cueTotal = core.reduce((sum, u) => sum + cueWeight(u.typeScores), 0);
+  const contentWords = group.units.reduce((sum, u) => sum + u.content.length, 0);
+  if (cueTotal < 1 && contentWords < SNAPSHOT_RULES.minContentWords && steps.length === 0) return null;
+
+  const lead = core[0]!;
+  const name = nameFor(lead, group.units, group.heading);
+  const extras = { story, method, steps, challenge };
+  const extraFields = Object.values(extras).filter((units) => units.length > 0).length;
+  const snapshot: ExtractedSnapshot = {
+    name,
+    core: clip(core.map((u) => u.text).join(' '), SNAPSHOT_LIMITS.core) || name,
+    type: typeOf(core),
+    one_liner: clip(lead.text, SNAPSHOT_LIMITS.one_liner) || name,
+    tags: tagsFor(group.units, name),
+    confidence: confidenceOf(core),
+    significance_score: significanceOf(core, extraFields, group, keyWords),
+  };
+  const storyText = joined(story, SNAPSHOT_LIMITS.text);
+  const methodText = joined(method, SNAPSHOT_LIMITS.text);
+  const stepsText = steps.length > 0 ? clip(numbered(steps), SNAPSHOT_LIMITS.text) : undefined;
+  const challengeText = joined(challenge, SNAPSHOT_LIMITS.text);
+  if (storyText) snapshot.story = storyText;
+  if (methodText) snapshot.method = methodText;
+  if (stepsText) snapshot.steps = stepsText;
+  if (challengeText) snapshot.challenge = challengeText;
+  return { snapshot, order };
+}
+
+export function extractSnapshots(text: string): ExtractedSnapshot[] {
+  const units = readUnits(text);
+  const keyWords = keyWordsOf(units);
+  const drafts = groupUnits(units)
+    .map((group, order) => draftOf(group, keyWords, order))
+    .filter((draft): draft is Draft => draft !== null);
+  const kept =
+    drafts.length <= SNAPSHOT_RULES.maxSnapshots
+      ? drafts
+      : [...drafts]
+          .sort((a, b) => b.snapshot.significance_score - a.snapshot.significance_score || a.order - b.order)
+          .slice(0, SNAPSHOT_RULES.maxSnapshots)
+          .sort((a, b) => a.order - b.order);
+  return kept.map((draft) => draft.snapshot);
+}

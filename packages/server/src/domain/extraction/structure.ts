@@ -1,0 +1,196 @@
+/**
+ * The layout of a text before its sentences: paragraphs, headings, lists and speaker turns.
+ * Sentence boundaries come from the model; line structure is read here, because the model
+ * reads a numbered list as one long sentence.
+ */
+import { removeHesitations, squash } from './text.js';
+
+export interface ListItem {
+  text: string;
+  numbered: boolean;
+}
+
+export type Segment = { kind: 'prose'; text: string } | { kind: 'list'; header: string | null; items: ListItem[] };
+
+export interface Block {
+  /** The Markdown heading (or underlined title) the block stands under, when it is the first under it. */
+  heading: string | null;
+  segments: Segment[];
+}
+
+const LIST_ITEM = /^\s*(?:(\d{1,3})[.)]|\(?([a-z])\)|[-*•‣▪◦]|step\s+(\d{1,3})\s*[:.)–-]?)\s+(\S.*)$/i;
+const HEADING = /^\s*#{1,6}\s+(.+?)\s*#*\s*$/;
+const TIMESTAMP = /^\s*[[(]?\d{1,2}:\d{2}(?::\d{2})?[\])]?\s*(?:[-–—]\s*)?/;
+const SPEAKER = /^\s*((?:[A-Z][\w'.-]*)(?: [A-Z][\w'.-]*){0,2}|Q|A|Speaker \d+|Interviewer|Host|Guest)\s*:\s+(?=\S)/;
+/** Labels that name a kind of statement, not a speaker: kept, they are cue phrases. */
+const STATEMENT_LABELS = new Set([
+  'rule',
+  'principle',
+  'belief',
+  'model',
+  'conviction',
+  'note',
+  'tip',
+  'lesson',
+  'takeaway',
+  'insight',
+  'definition',
+  'example',
+  'warning',
+  'summary',
+  'step',
+  'steps',
+  'quote',
+  'decision',
+  'important',
+]);
+const ENDS_SENTENCE = /[.!?:;"”')\]]$/;
+
+interface Line {
+  text: string;
+  turn: boolean;
+}
+
+/** Drops timestamps and speaker labels; a labelled line starts a new speaker turn. */
+function readLine(raw: string, speakers: ReadonlySet<string>): Line {
+  let text = raw.replace(TIMESTAMP, '');
+  let turn = text !== raw;
+  const speaker = SPEAKER.exec(text);
+  const label = speaker?.[1] ?? '';
+  if (
+    speaker &&
+    !STATEMENT_LABELS.has(label.toLowerCase()) &&
+    (turn || speakers.has(label) || ROLE_LABEL.test(label))
+  ) {
+    text = text.slice(speaker[0].length);
+    turn = true;
+  }
+  return { text: text.trimEnd(), turn };
+}
+
+/** Splits into paragraphs at blank lines and at speaker turns. */
+const ROLE_LABEL = /^(?:Q|A|Speaker \d+|Interviewer|Host|Guest|Moderator)$/;
+
+/**
+ * "Ana: …" is a speaker when Ana speaks more than once; a label seen once ("Runway: the
+ * months of cash left") is more likely a term and its definition, and stays in the text.
+ */
+function speakersOf(lines: string[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const line of lines) {
+    const label = SPEAKER.exec(line.replace(TIMESTAMP, ''))?.[1];
+    if (label !== undefined) seen.set(label, (seen.get(label) ?? 0) + 1);
+  }
+  return new Set([...seen].filter(([, count]) => count >= 2).map(([label]) => label));
+}
+
+function paragraphs(text: string): Line[][] {
+  const out: Line[][] = [];
+  let current: Line[] = [];
+  const rawLines = text.split('\n');
+  const speakers = speakersOf(rawLines);
+  for (const raw of rawLines) {
+    if (raw.trim() === '') {
+      if (current.length > 0) out.push(current);
+      current = [];
+      continue;
+    }
+    const line = readLine(raw, speakers);
+    if (line.turn && current.length > 0) {
+      out.push(current);
+      current = [];
+    }
+    if (line.text.trim() !== '') current.push(line);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+function itemOf(line: string): ListItem | null {
+  const match = LIST_ITEM.exec(line);
+  if (!match) return null;
+  return {
+    text: squash(removeHesitations(match[4] ?? '')),
+    numbered: match[2] === undefined && !/^[-*•‣▪◦]/.test(line.trim()),
+  };
+}
+
+/** One paragraph's lines as prose and lists; soft-wrapped lines are joined back. */
+function segmentsOf(lines: string[]): Segment[] {
+  const segments: Segment[] = [];
+  let prose: string[] = [];
+  let list: Extract<Segment, { kind: 'list' }> | null = null;
+  const flushProse = () => {
+    const text = squash(removeHesitations(prose.join(' ')));
+    if (text !== '') segments.push({ kind: 'prose', text });
+    prose = [];
+  };
+  lines.forEach((line, index) => {
+    const item = itemOf(line);
+    if (item) {
+      if (!list) {
+        // A line ending in a colon right before the list introduces it.
+        const last = prose.at(-1);
+        const header = last !== undefined && /:\s*$/.test(last) ? squash(last.replace(/:\s*$/, '')) : null;
+        if (header !== null) prose.pop();
+        flushProse();
+        list = { kind: 'list', header, items: [] };
+        segments.push(list);
+      }
+      if (item.text !== '') list.items.push(item);
+      return;
+    }
+    const previous = lines[index - 1];
+    if (list && previous !== undefined && !ENDS_SENTENCE.test(previous.trim()) && /^\s+/.test(line)) {
+      // An indented continuation of the item above.
+      const lastItem = list.items.at(-1);
+      if (lastItem) lastItem.text = squash(`${lastItem.text} ${removeHesitations(line)}`);
+      return;
+    }
+    list = null;
+    prose.push(line.trim());
+  });
+  flushProse();
+  return segments;
+}
+
+/**
+ * A title written as plain text: a short first line with no closing punctuation, on its own
+ * above more lines ("Why small teams win" then the paragraph), or alone in Title Case.
+ */
+function plainTitle(line: string, index: number, count: number): RegExpExecArray | null {
+  if (index !== 0 || LIST_ITEM.test(line) || ENDS_SENTENCE.test(line.trim())) return null;
+  const words = line.trim().split(/\s+/);
+  if (words.length > 8) return null;
+  // Alone on its line, only Title Case tells a title from an unpunctuated spoken sentence.
+  if (count === 1 && !isTitleCase(words)) return null;
+  return /^\s*(.+?)\s*$/.exec(line);
+}
+
+function isTitleCase(words: string[]): boolean {
+  const long = words.filter((word) => /^[A-Za-z]{4,}/.test(word));
+  return long.length > 0 && long.every((word) => /^[A-Z]/.test(word));
+}
+
+export function readStructure(text: string): Block[] {
+  const blocks: Block[] = [];
+  let heading: string | null = null;
+  for (const lines of paragraphs(text)) {
+    const bodyLines: string[] = [];
+    lines.forEach((line, index) => {
+      const title = HEADING.exec(line.text) ?? plainTitle(line.text, index, lines.length);
+      if (title) {
+        if (bodyLines.length > 0) blocks.push({ heading, segments: segmentsOf(bodyLines.splice(0)) });
+        heading = squash(title[1] ?? '') || null;
+        // A heading applies to the first block under it only.
+        return;
+      }
+      bodyLines.push(line.text);
+    });
+    if (bodyLines.length === 0) continue;
+    const segments = segmentsOf(bodyLines);
+    if (segments.length > 0) blocks.push({ heading, segments });
+    heading = null;
+  }
+  return blocks;
+}

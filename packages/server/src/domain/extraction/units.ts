@@ -1,0 +1,190 @@
+/**
+ * The text as a sequence of units — sentences, list items and list headers — each read once:
+ * its words, whether it is filler, which role it plays and which snapshot type its cue
+ * phrases point to.
+ */
+import { eng as englishStopWords } from 'stopword';
+import type { SnapshotType } from '../../model.js';
+import {
+  CHALLENGE_CUES,
+  FILLER_WORDS,
+  IRREGULAR_PAST,
+  METHOD_CUES,
+  SEQUENCE_CUE,
+  SMALL_TALK,
+  STORY_CUES,
+  TYPE_CUES,
+} from './cues.js';
+import { tagSentences, type TaggedSentence, type Token } from './nlp.js';
+import { readStructure } from './structure.js';
+import { normalizeText, stripOpeners } from './text.js';
+
+export type Role = 'core' | 'story' | 'method' | 'challenge';
+
+export interface Unit {
+  text: string;
+  /** Lower case, for cue phrases. */
+  lower: string;
+  tokens: Token[];
+  /** Index of the paragraph (or speaker turn) it came from. */
+  block: number;
+  /** The heading above its block, on the block's first unit only. */
+  heading: string | null;
+  kind: 'sentence' | 'item' | 'header';
+  /** For items and headers: which list, and whether it is numbered. */
+  list: number | null;
+  numbered: boolean;
+  /** Lemmas of its content words (nouns, verbs, adjectives, adverbs; no stop words or filler). */
+  content: string[];
+  trivial: boolean;
+  question: boolean;
+  role: Role;
+  /** Has a verb in the past tense. */
+  past: boolean;
+  /** Opens with first/then/next/finally. */
+  sequence: boolean;
+  typeScores: Map<SnapshotType, number>;
+}
+
+const STOP_WORDS = new Set(englishStopWords);
+const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ', 'ADV', 'NUM']);
+
+function contentLemmas(tokens: Token[]): string[] {
+  return tokens
+    .filter(
+      (t) =>
+        CONTENT_POS.has(t.pos) &&
+        /^[a-z0-9][a-z0-9'-]*$/.test(t.normal) &&
+        (t.pos === 'NUM' || t.normal.length > 1) &&
+        !STOP_WORDS.has(t.normal) &&
+        !FILLER_WORDS.has(t.normal),
+    )
+    .map((t) => (t.lemma && /^[a-z0-9]/.test(t.lemma) ? t.lemma : t.normal));
+}
+
+export function typeScores(lower: string): Map<SnapshotType, number> {
+  const scores = new Map<SnapshotType, number>();
+  for (const cue of TYPE_CUES) {
+    if (cue.pattern.test(lower)) scores.set(cue.type, (scores.get(cue.type) ?? 0) + cue.weight);
+  }
+  return scores;
+}
+
+export function cueWeight(scores: Map<SnapshotType, number>): number {
+  let total = 0;
+  for (const value of scores.values()) total += value;
+  return total;
+}
+
+const PERSONS = new Set(['i', 'we', 'he', 'she', 'they', 'my', 'our', 'his', 'her', 'their']);
+
+/** "We shipped it in a week": a person and a verb in the past tense, early in the sentence. */
+function isNarrative(tokens: Token[]): boolean {
+  const opening = tokens.slice(0, 4);
+  if (!opening.some((t) => PERSONS.has(t.normal))) return false;
+  return tokens.slice(0, 8).some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && isPast(t));
+}
+
+function isPast(token: Token): boolean {
+  if (IRREGULAR_PAST.has(token.normal)) return true;
+  return /[a-z]ed$/.test(token.normal) && token.lemma !== token.normal;
+}
+
+function roleOf(lower: string, tokens: Token[], scores: Map<SnapshotType, number>): Role {
+  if (CHALLENGE_CUES.some((cue) => cue.test(lower))) return 'challenge';
+  if (METHOD_CUES.some((cue) => cue.test(lower))) return 'method';
+  // A sentence with a cue of its own states the insight, even when told in the past tense.
+  if (cueWeight(scores) >= 1.5) return 'core';
+  if (STORY_CUES.some((cue) => cue.test(lower)) || isNarrative(tokens)) return 'story';
+  return 'core';
+}
+
+function isTrivial(
+  kind: Unit['kind'],
+  lower: string,
+  content: string[],
+  scores: Map<SnapshotType, number>,
+  question: boolean,
+): boolean {
+  if (SMALL_TALK.test(lower) && content.length < 5) return true;
+  // List items are short by nature ("Review weekly."): only an empty one is nothing.
+  if (kind !== 'sentence') return content.length === 0;
+  if (question) return content.length < 4;
+  if (content.length === 0) return true;
+  return content.length < 3 && cueWeight(scores) < 1;
+}
+
+function makeUnit(
+  text: string,
+  tokens: Token[],
+  place: Pick<Unit, 'block' | 'heading' | 'kind' | 'list' | 'numbered'>,
+): Unit {
+  const lower = text.toLowerCase();
+  const content = contentLemmas(tokens);
+  const scores = typeScores(lower);
+  const question = /\?["”')]*$/.test(text);
+  return {
+    ...place,
+    text,
+    lower,
+    tokens,
+    content,
+    question,
+    trivial: isTrivial(place.kind, lower, content, scores, question),
+    role: place.kind === 'sentence' ? roleOf(lower, tokens, scores) : 'core',
+    sequence: SEQUENCE_CUE.test(lower),
+    past: tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && isPast(t)),
+    typeScores: scores,
+  };
+}
+
+/** Tags a short text that must stay one unit (a list item, a header): its sentences' tokens together. */
+function tagWhole(text: string): Token[] {
+  return tagSentences(text).flatMap((s) => s.tokens);
+}
+
+export function readUnits(raw: string): Unit[] {
+  const units: Unit[] = [];
+  let lists = 0;
+  readStructure(normalizeText(raw)).forEach((block, blockIndex) => {
+    let heading = block.heading;
+    const place = (kind: Unit['kind'], list: number | null, numbered: boolean) => {
+      const at = { block: blockIndex, heading, kind, list, numbered };
+      heading = null;
+      return at;
+    };
+    for (const segment of block.segments) {
+      if (segment.kind === 'prose') {
+        for (const sentence of withAttributions(tagSentences(segment.text))) {
+          // The openers stripped ("So,", "Well,") are stop words or filler: the tokens can stay.
+          units.push(makeUnit(stripOpeners(sentence.text), sentence.tokens, place('sentence', null, false)));
+        }
+        continue;
+      }
+      const list = lists++;
+      const numbered = segment.items.some((item) => item.numbered);
+      if (segment.header !== null) {
+        units.push(makeUnit(segment.header, tagWhole(segment.header), place('header', list, numbered)));
+      }
+      for (const item of segment.items) {
+        units.push(makeUnit(item.text, tagWhole(item.text), place('item', list, numbered)));
+      }
+    }
+  });
+  return units;
+}
+
+/** "— Stewart Brand" after a quote is read as a sentence of its own: it belongs to the quote. */
+function withAttributions(sentences: TaggedSentence[]): TaggedSentence[] {
+  const out: TaggedSentence[] = [];
+  for (const sentence of sentences) {
+    const previous = out.at(-1);
+    if (previous && /^(?:[—–]|--?)\s*\p{Lu}/u.test(sentence.text) && sentence.tokens.length <= 8) {
+      out[out.length - 1] = {
+        text: `${previous.text} ${sentence.text}`,
+        tokens: [...previous.tokens, ...sentence.tokens],
+      };
+    } else out.push(sentence);
+  }
+  return out;
+}
