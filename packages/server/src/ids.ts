@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
  * `id DESC` a stable tie-breaker after `created_at DESC`.
  */
 
-export const ID_PREFIXES = ['snap', 'edge', 'brain', 'acct', 'key', 'mem', 'doc', 'cry'] as const;
+export const ID_PREFIXES = ['snap', 'edge', 'brain', 'acct', 'key', 'mem', 'doc', 'cry', 'job'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -15,6 +15,7 @@ import type { MaybePromise } from '../maybe.js';
 import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
 import type { VectorStore } from './vector-store.js';
+import type { IdempotencyStore, JobStore } from './job-store.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -56,6 +57,10 @@ export interface Store {
   readonly work: WorkQueue;
   /** Snapshot vectors for semantic search (vector-store.ts). */
   readonly vectors: VectorStore;
+  /** Long work run as jobs (job-store.ts). */
+  readonly jobs: JobStore;
+  /** Responses kept for `Idempotency-Key` (job-store.ts). */
+  readonly idempotency: IdempotencyStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;
