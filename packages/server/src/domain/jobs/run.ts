@@ -37,7 +37,7 @@ export async function runClaimedJob(domain: Domain, job: JobRecord, settings: Ru
 
   if (job.attempts > settings.maxAttempts || !run) {
     const message = run
-      ? `the job was interrupted ${job.attempts - 1} times (the process running it stopped) and was not completed`
+      ? `the job was interrupted ${job.attempts - 1} time${job.attempts === 2 ? '' : 's'} (the process running it stopped) and was not completed`
       : `no job kind "${job.kind}" is known`;
     const error = settings.errorBody(
       new AppError('INTERNAL', message, { attempts: job.attempts - 1 }),
