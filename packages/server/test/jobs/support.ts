@@ -5,7 +5,12 @@ import { HANG_GUARD_MS } from '../helpers/hang-guard.js';
 export const JOB_ID = /^job_[0-9A-Z]{26}$/;
 export const ASYNC = { prefer: 'respond-async' };
 
-type Requester = (method: string, url: string, options?: RequestOptions) => Promise<ApiResponse>;
+/** What waitForJob reads of a response: in-process (inject) or over real HTTP. */
+type Requester = (
+  method: string,
+  url: string,
+  options?: RequestOptions,
+) => Promise<Pick<ApiResponse, 'status' | 'body'>>;
 
 /** Polls GET /v1/jobs/:id until `done` holds for the job, failing after the hang guard. */
 export async function waitForJob(
