@@ -1,4 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type {
+  FastifyInstance,
+  onResponseAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+  preValidationAsyncHookHandler,
+} from 'fastify';
 import {
   checkIdempotencyKey,
   keepResponse,
@@ -42,14 +48,14 @@ export function registerIdempotency(app: FastifyInstance): void {
 
   // The key is checked and the body fingerprinted before validation: validation may fill in
   // defaults, and two requests are the same by what the client sent.
-  app.addHook('preValidation', async (request) => {
+  const checkKey: preValidationAsyncHookHandler = async (request) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || request.method !== 'POST' || !request.principal) return;
+    if (header === undefined || !request.principal) return;
     const key = checkIdempotencyKey(header);
     request.idempotency = { key, fingerprint: requestFingerprint(request.method, request.url, request.body) };
-  });
+  };
 
-  app.addHook('preHandler', async (request, reply) => {
+  const reserveOrReplay: preHandlerAsyncHookHandler = async (request, reply) => {
     const idempotency = request.idempotency;
     if (!idempotency) return;
     const reservation = await reserveKey(
@@ -67,9 +73,9 @@ export function registerIdempotency(app: FastifyInstance): void {
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
     reply.header('idempotent-replayed', 'true');
     return reply.code(status).send(body);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const keep: onSendAsyncHookHandler = async (request, reply, payload) => {
     const idempotency = request.idempotency;
     if (!idempotency?.hold || idempotency.settled) return payload;
     idempotency.settled = true;
@@ -83,17 +89,33 @@ export function registerIdempotency(app: FastifyInstance): void {
       request.log.warn({ err }, 'could not keep the response for Idempotency-Key');
     }
     return payload;
-  });
+  };
 
   // A safety net: a request that ended without its response passing onSend lets its key go.
   // (A client that hung up is not that: its response still passes onSend and is kept, so its
   // retry gets it.)
-  app.addHook('onResponse', async (request) => {
+  const letGo: onResponseAsyncHookHandler = async (request) => {
     const idempotency = request.idempotency;
     if (!idempotency?.hold || idempotency.settled) return;
     idempotency.settled = true;
     await releaseKey(app.domain, idempotency.hold).catch(() => undefined);
+  };
+
+  // On POST routes only, each route as it is added (present and future): the other methods
+  // pay nothing for it.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preValidation = [...hooks(route.preValidation), checkKey];
+    route.preHandler = [reserveOrReplay, ...hooks(route.preHandler)];
+    route.onSend = [...hooks(route.onSend), keep];
+    route.onResponse = [...hooks(route.onResponse), letGo];
   });
+}
+
+/** A route's own hooks of one kind, none, one or several, as a list. */
+function hooks<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
 function keptHeaders(reply: { getHeader(name: string): unknown }): Record<string, string> {
