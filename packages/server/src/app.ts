@@ -1,5 +1,5 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { createBackgroundWorker } from './background/index.js';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { createBackgroundWorker, JobRunner } from './background/index.js';
 import { startSemanticSearch } from './domain/embeddings/index.js';
 import { createChatProvider } from './providers/chat.js';
 import { systemClock, type Clock } from './clock.js';
@@ -10,8 +10,15 @@ import { AccessLog, registerAccessLog } from './http/access-log.js';
 import { registerAccessControl } from './http/auth.js';
 import { NO_FAST_PATH, serverWithFastPath, snapshotReadFastPath, type FastPath } from './http/fast-path.js';
 import { answerClientError } from './http/client-error.js';
-import { frameworkErrorHandler, registerErrorHandling, sendError } from './http/error-handler.js';
+import {
+  errorBody,
+  frameworkErrorHandler,
+  registerErrorHandling,
+  sendError,
+  toAppError,
+} from './http/error-handler.js';
 import './http/fastify-types.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBody } from './http/json-body.js';
 import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -21,6 +28,7 @@ import { crystallizeRoutes } from './http/routes/crystallize.js';
 import { edgeRoutes } from './http/routes/edges.js';
 import { healthRoutes } from './http/routes/health.js';
 import { knowledgeRoutes } from './http/routes/knowledge.js';
+import { jobRoutes } from './http/routes/jobs.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
@@ -33,6 +41,8 @@ import { VERSION } from './version.js';
 
 export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** JOB_LEASE_MS and JOB_MAX_ATTEMPTS, for an app built without them (tests, the CLI). */
+const JOB_DEFAULTS = { leaseMs: 30_000, maxAttempts: 3 };
 
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
@@ -47,6 +57,7 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
       | 'backgroundWork'
       | 'embeddings'
       | 'llm'
+      | 'jobs'
     >
   >;
 
@@ -57,6 +68,11 @@ export interface AppOptions {
   clock?: Clock;
   /** False answers every request through Fastify (tests compare the fast path against it). */
   fastPaths?: boolean;
+  /**
+   * Routes of a test's own, served under both API prefixes beside the real ones: how the job
+   * tests queue a job kind of their own before a real route offers one. Never set in production.
+   */
+  extraRoutes?: FastifyPluginAsync;
 }
 
 /** A hop count becomes "trust the nearest N proxies"; addresses and booleans pass through. */
@@ -114,6 +130,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     worker.start();
     // Before the store closes: the tasks in hand finish, the rest stay queued for next time.
     app.addHook('preClose', async () => worker.stop());
+    const jobs = new JobRunner(domain, app.log, {
+      ...JOB_DEFAULTS,
+      ...config.jobs,
+      errorBody: (err, requestId) => errorBody(toAppError(err), requestId),
+    });
+    domain.jobs = jobs;
+    jobs.start();
+    // The jobs in hand are aborted and go back to the queue, for this process's next start or
+    // another instance.
+    app.addHook('preClose', async () => jobs.stop());
   }
 
   app.setValidatorCompiler(validatorCompiler);
@@ -137,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done(null, payload);
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? ANONYMOUS_DEFAULT_LIMITS });
+  registerIdempotency(app);
   const accessLog = new AccessLog(app.log, logStream);
   registerAccessLog(app, accessLog);
   const routes = trackRoutes(app);
@@ -150,6 +177,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(suggestionRoutes, { prefix });
     await app.register(crystallizeRoutes, { prefix });
     await app.register(knowledgeRoutes, { prefix });
+    await app.register(jobRoutes, { prefix });
+    if (options.extraRoutes) await app.register(options.extraRoutes, { prefix });
   }
   await app.register(async (scope) => registerMethodNotAllowed(scope, routes));
   if (options.fastPaths !== false) fastPath = snapshotReadFastPath(app, accessLog);

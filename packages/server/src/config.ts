@@ -20,6 +20,8 @@ export const ConfigSchema = Type.Object({
   ANON_RATE_LIMIT_PER_SECOND: Type.Integer({ minimum: 1, default: ANONYMOUS_DEFAULT_LIMITS.perSecond }),
   TRUST_PROXY: Type.String({ default: 'false' }),
   BACKGROUND_WORK: Type.Boolean({ default: true }),
+  JOB_LEASE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 }),
+  JOB_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
   EMBEDDINGS_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   EMBEDDINGS_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   EMBEDDINGS_MODEL: Type.String({ minLength: 1, default: 'text-embedding-3-small' }),
@@ -56,6 +58,11 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Whether this process runs the background worker (auto-linking, embeddings); off for API-only nodes. */
   backgroundWork: boolean;
+  /**
+   * Jobs (DESIGN 4.7): how long a running job is its runner's without renewal (the time a job
+   * of a crashed process waits before another runs it), and how many claims a job gets.
+   */
+  jobs: { leaseMs: number; maxAttempts: number };
   /** An OpenAI-compatible embeddings endpoint; undefined when EMBEDDINGS_BASE_URL is unset (no semantic search). */
   embeddings: EmbeddingsSettings | undefined;
   /** An OpenAI-compatible chat endpoint; undefined when LLM_BASE_URL is unset (the built-in extractor). */
@@ -161,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonymousLimits: { perMinute: v.ANON_RATE_LIMIT_PER_MINUTE, perSecond: v.ANON_RATE_LIMIT_PER_SECOND },
     trustProxy: parseTrustProxy(v.TRUST_PROXY),
     backgroundWork: v.BACKGROUND_WORK,
+    jobs: { leaseMs: v.JOB_LEASE_MS, maxAttempts: v.JOB_MAX_ATTEMPTS },
     embeddings: v.EMBEDDINGS_BASE_URL
       ? {
           baseUrl: v.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''),

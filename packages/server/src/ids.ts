@@ -20,6 +20,7 @@ export const ID_PREFIXES = [
   'src',
   'ske',
   'ing',
+  'job',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
 import { stopAcceptingOnceQueueEmpty } from './http/stop-accepting.js';
 import { warmUpNextTick } from './warm-up.js';
@@ -22,9 +22,9 @@ export interface RunningServer {
  * 2. Stop accepting; answer the requests in flight, then close the database and Redis.
  * SHUTDOWN_TIMEOUT_MS bounds the whole: past it the process exits 1 whatever is left.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, extra: Omit<AppOptions, 'config'> = {}): Promise<RunningServer> {
   warmUpNextTick();
-  const starting = listen(config);
+  const starting = listen(config, extra);
   let stopping: Promise<void> | undefined;
   const stop = (signal?: NodeJS.Signals) => (stopping ??= starting.then(({ app }) => shutDown(app, config, signal)));
   // Handled from before the port opens: once the kernel accepts connections for us, SIGTERM must
@@ -52,8 +52,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   return { app, address, stop };
 }
 
-async function listen(config: Config): Promise<{ app: FastifyInstance; address: string }> {
-  const app = await buildApp({ config });
+async function listen(config: Config, extra: Omit<AppOptions, 'config'>) {
+  const app = await buildApp({ ...extra, config });
   const address = await app.listen({ port: config.port, host: config.host });
   return { app, address };
 }

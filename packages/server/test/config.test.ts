@@ -32,9 +32,19 @@ describe('settings', () => {
       anonymousLimits: { perMinute: 1000, perSecond: 100 },
       trustProxy: false,
       backgroundWork: true,
+      jobs: { leaseMs: 30_000, maxAttempts: 3 },
       embeddings: undefined,
       llm: undefined,
     });
+  });
+
+  it('reads the job settings, and refuses a lease too short to renew or no attempt at all', () => {
+    assert.deepEqual(loadConfig({ JOB_LEASE_MS: '1000', JOB_MAX_ATTEMPTS: '5' }).jobs, {
+      leaseMs: 1000,
+      maxAttempts: 5,
+    });
+    assert.throws(() => loadConfig({ JOB_LEASE_MS: '10' }), /JOB_LEASE_MS/);
+    assert.throws(() => loadConfig({ JOB_MAX_ATTEMPTS: '0' }), /JOB_MAX_ATTEMPTS/);
   });
 
   it('reads whole numbers in decimal, true and false, a level, a Redis URL; an empty value is unset', () => {

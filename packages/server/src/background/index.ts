@@ -21,3 +21,5 @@ export function createBackgroundWorker(domain: Domain, log: FastifyBaseLogger, o
     options,
   );
 }
+
+export { JobRunner, type JobRunnerOptions } from './job-runner.js';

@@ -9,6 +9,8 @@ export interface Domain {
   clock: Clock;
   /** The background worker, when this process runs one: told when a write may have queued work. */
   background?: { nudge(): void };
+  /** The job runner, when this process runs one: told when a job was queued. */
+  jobs?: { nudge(): void };
   /** Meaning: present when an embedding provider is configured (EMBEDDINGS_BASE_URL). */
   semantic?: SemanticIndex;
   /** An LLM: present when LLM_BASE_URL is configured; without one the built-in extractor works. */

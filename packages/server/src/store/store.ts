@@ -16,6 +16,7 @@ import type { KnowledgeStore } from './knowledge-store.js';
 import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
 import type { VectorStore } from './vector-store.js';
+import type { IdempotencyStore, JobStore } from './job-store.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -59,6 +60,10 @@ export interface Store {
   readonly vectors: VectorStore;
   /** Crystallize runs, captures and specific knowledge (knowledge-store.ts). */
   readonly knowledge: KnowledgeStore;
+  /** Long work run as jobs (job-store.ts). */
+  readonly jobs: JobStore;
+  /** Responses kept for `Idempotency-Key` (job-store.ts). */
+  readonly idempotency: IdempotencyStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

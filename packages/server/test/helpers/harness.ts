@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createTestDatabase } from './database.js';
 import type { Clock } from '../../src/clock.js';
@@ -57,6 +57,10 @@ export interface TestApiOptions {
   embeddings?: EmbeddingsSettings;
   /** An LLM provider (a fake OpenAI server in tests): crystallize and ingestion use it. */
   llm?: LlmSettings;
+  /** Routes of the test's own under both prefixes (a job kind's route: test/jobs/test-kinds.ts). */
+  extraRoutes?: FastifyPluginAsync;
+  /** JOB_LEASE_MS and JOB_MAX_ATTEMPTS. */
+  jobs?: { leaseMs: number; maxAttempts: number };
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -74,8 +78,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       embeddings: options.embeddings,
       llm: options.llm,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
+      ...(options.jobs ? { jobs: options.jobs } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
   await app.ready();
 
@@ -134,7 +140,7 @@ function injector(app: FastifyInstance): TestApi['request'] {
  */
 export async function connectTestApi(
   databasePath: string,
-  options: { rateLimits?: boolean; embeddings?: EmbeddingsSettings } = {},
+  options: Pick<TestApiOptions, 'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs'> = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
     config: {
@@ -143,7 +149,10 @@ export async function connectTestApi(
       migrateOnStart: false,
       rateLimits: options.rateLimits ?? false,
       embeddings: options.embeddings,
+      ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
+      ...(options.jobs ? { jobs: options.jobs } : {}),
     },
+    ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
   await app.ready();
   return { app, request: injector(app), close: () => app.close() };

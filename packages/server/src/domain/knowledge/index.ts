@@ -68,6 +68,13 @@ const SNAPSHOT_TYPE_OF: Record<EntryType, SnapshotType> = {
   definition: 'Model',
 };
 
+/** The body's rule a schema cannot state: some source types need content. A 400, so checked before a job is queued. */
+export function checkIngestBody(input: Pick<KnowledgeIngestInput, 'source_type' | 'content'>): void {
+  if (!input.content?.trim() && CONTENT_REQUIRED.includes(input.source_type)) {
+    throw validationError([{ field: 'content', reason: `is required for source_type "${input.source_type}"` }]);
+  }
+}
+
 /**
  * POST /v1/specific-knowledge/ingest (DESIGN 4.6): a source's entries, and snapshots made from
  * them (those the brain does not already hold), linked automatically; all in one transaction.
@@ -79,10 +86,8 @@ export async function ingestKnowledge(
   input: KnowledgeIngestInput,
   options: WorkOptions = {},
 ): Promise<KnowledgeIngestResult> {
+  checkIngestBody(input);
   const content = input.content?.trim() || undefined;
-  if (content === undefined && CONTENT_REQUIRED.includes(input.source_type)) {
-    throw validationError([{ field: 'content', reason: `is required for source_type "${input.source_type}"` }]);
-  }
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   if (content === undefined && !domain.llm) {
     throw new AppError(

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { acceptCapture, crystallize, getRun, listCaptures, rejectCapture } from '../../domain/crystallize/index.js';
+import {
+  acceptCapture,
+  crystallize,
+  getRun,
+  listCaptures,
+  rejectCapture,
+  type CrystallizeInput,
+} from '../../domain/crystallize/index.js';
+import { registerJobKind } from '../../domain/jobs/index.js';
 import { sendCreated } from '../created.js';
+import { queueJob, wantsAsync } from '../jobs.js';
 import { IdParams, responses } from '../schemas/common.js';
 import {
   CaptureListEnvelope,
@@ -10,7 +19,14 @@ import {
   RunEnvelope,
   RunParams,
 } from '../schemas/crystallize.js';
+import { JobAcceptedEnvelope } from '../schemas/job.js';
 import { SnapshotDeleted, SnapshotEnvelope } from '../schemas/snapshot.js';
+
+// `Prefer: respond-async` runs the same work as a job (DESIGN 4.7); its result is this body.
+registerJobKind('crystallize', async ({ domain, principal, input, progress, signal }) => ({
+  status: 201,
+  body: await crystallize(domain, principal, input as CrystallizeInput, { progress, signal }),
+}));
 
 const tags = ['crystallize'];
 
@@ -22,11 +38,13 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Turn free text into snapshots (or captures to review), linked automatically',
+        description: 'With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.',
         body: CrystallizeBody,
-        response: responses({ 201: CrystallizeEnvelope }),
+        response: responses({ 201: CrystallizeEnvelope, 202: JobAcceptedEnvelope }),
       },
     },
     async (request, reply) => {
+      if (wantsAsync(request)) return queueJob(app, request, reply, 'crystallize', request.body);
       const result = await crystallize(app.domain, request.principal, request.body);
       return reply.code(201).header('location', `${app.prefix}/crystallize/${result.run_id}`).send(result);
     },

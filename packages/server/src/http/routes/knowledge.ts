@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  checkIngestBody,
   deleteSource,
   getEntry,
   getSource,
@@ -7,8 +8,12 @@ import {
   listSources,
   searchKnowledge,
   updateEntry,
+  type KnowledgeIngestInput,
 } from '../../domain/knowledge/index.js';
+import { registerJobKind } from '../../domain/jobs/index.js';
+import { queueJob, wantsAsync } from '../jobs.js';
 import { IdParams, responses } from '../schemas/common.js';
+import { JobAcceptedEnvelope } from '../schemas/job.js';
 import {
   EntryEnvelope,
   EntryUpdateBody,
@@ -24,6 +29,12 @@ import { SnapshotDeleted } from '../schemas/snapshot.js';
 
 const tags = ['knowledge'];
 
+// `Prefer: respond-async` runs the same work as a job (DESIGN 4.7); its result is this body.
+registerJobKind('knowledge.ingest', async ({ domain, principal, input, progress, signal }) => ({
+  status: 201,
+  body: await ingestKnowledge(domain, principal, input as KnowledgeIngestInput, { progress, signal }),
+}));
+
 /** Specific knowledge (DESIGN 4.6): sources, their entries, and snapshots made from them. */
 export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -32,11 +43,16 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Ingest a source: its knowledge entries, and snapshots made from them, linked automatically',
+        description: 'With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.',
         body: KnowledgeIngestBody,
-        response: responses({ 201: KnowledgeIngestEnvelope }),
+        response: responses({ 201: KnowledgeIngestEnvelope, 202: JobAcceptedEnvelope }),
       },
     },
     async (request, reply) => {
+      if (wantsAsync(request)) {
+        checkIngestBody(request.body);
+        return queueJob(app, request, reply, 'knowledge.ingest', request.body);
+      }
       const result = await ingestKnowledge(app.domain, request.principal, request.body);
       return reply
         .code(201)

@@ -18,6 +18,8 @@ import { PostgresLinkStore } from './links.js';
 import { PostgresVectorStore } from './vectors.js';
 import { PostgresKnowledgeStore } from './knowledge.js';
 import { snapshotValues } from './snapshot-values.js';
+import { PostgresJobStore } from './jobs.js';
+import { PostgresIdempotencyStore } from './idempotency.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
@@ -136,6 +138,8 @@ export class PostgresStore implements Store {
   readonly links: PostgresLinkStore;
   readonly work: PostgresLinkStore;
   readonly vectors: PostgresVectorStore;
+  readonly jobs: PostgresJobStore;
+  readonly idempotency: PostgresIdempotencyStore;
   private readonly pool: pg.Pool;
   private readonly keys: KeyCache;
 
@@ -156,6 +160,8 @@ export class PostgresStore implements Store {
     this.links = this.work = new PostgresLinkStore(this.pool);
     this.vectors = new PostgresVectorStore(this.pool);
     this.knowledge = new PostgresKnowledgeStore(this.pool);
+    this.jobs = new PostgresJobStore(this.pool);
+    this.idempotency = new PostgresIdempotencyStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

@@ -2,6 +2,7 @@ import type { Migration } from '../migration.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
+import { JOBS_SQL } from './jobs-sql.js';
 
 const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
 const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
@@ -188,5 +189,10 @@ export const sqliteMigrations: Migration[] = [
     version: 4,
     name: 'crystallize runs and captures, knowledge sources and entries',
     sql: KNOWLEDGE_SQL,
+  },
+  {
+    version: 5,
+    name: 'jobs and the responses kept for Idempotency-Key',
+    sql: JOBS_SQL,
   },
 ];

@@ -25,6 +25,8 @@ import { SqliteSearchStore } from './search.js';
 import { SqliteLinkStore } from './links.js';
 import { SqliteVectorStore } from './vectors.js';
 import { SqliteKnowledgeStore } from './knowledge.js';
+import { SqliteJobStore } from './jobs.js';
+import { SqliteIdempotencyStore } from './idempotency.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -55,6 +57,8 @@ export class SqliteStore implements Store {
   readonly links: SqliteLinkStore;
   readonly work: SqliteLinkStore;
   readonly vectors: SqliteVectorStore;
+  readonly jobs: SqliteJobStore;
+  readonly idempotency: SqliteIdempotencyStore;
   private readonly db: SqliteDatabase;
   private readonly stmt;
   private readonly writes: GroupCommit;
@@ -69,6 +73,8 @@ export class SqliteStore implements Store {
     this.links = this.work = new SqliteLinkStore(this.db, this.writes);
     this.vectors = new SqliteVectorStore(this.db, this.writes);
     this.knowledge = new SqliteKnowledgeStore(this.db, this.writes);
+    this.jobs = new SqliteJobStore(this.db, this.writes);
+    this.idempotency = new SqliteIdempotencyStore(this.db, this.writes);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 

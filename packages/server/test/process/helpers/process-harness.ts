@@ -203,10 +203,11 @@ export function canConnect(port: number, timeoutMs = HANG_GUARD_MS): Promise<boo
  */
 export async function startServer(
   databasePath: string,
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; args?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  // `args` runs another program than `snapgraph serve` (a test's own server: job-server.ts).
+  const child = spawn(process.execPath, options.args ?? [BIN, 'serve'], {
     cwd: SERVER_ROOT,
     env: childEnv(databasePath, { ...options.env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

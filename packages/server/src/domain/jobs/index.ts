@@ -1,0 +1,31 @@
+/**
+ * Long work as jobs (DESIGN 4.7): work a route would do synchronously, queued in the database
+ * and run later by a runner of any instance, its outcome kept for `GET /v1/jobs/:id`.
+ *
+ * How a route offers its work as a job:
+ * ```ts
+ * // once, where the work is defined: the same function the synchronous route calls
+ * registerJobKind('crystallize', async ({ domain, input, principal, progress, signal }) => {
+ *   const body = await crystallize(domain, principal, input, { progress, signal });
+ *   return { status: 201, body };
+ * });
+ * // in the route handler, after Fastify validated the body (http/jobs.ts):
+ * if (wantsAsync(request)) return queueJob(app, request, reply, 'crystallize', request.body);
+ * ```
+ * `queueJob` answers 202 `{ data: { job_id, status: 'queued' } }` with `Location: /v1/jobs/job_…`.
+ * A job function that throws an AppError fails the job with that error body; anything else
+ * fails it with a 500 INTERNAL body. A job must write its output in one transaction: a job
+ * whose process died is run again (up to JOB_MAX_ATTEMPTS claims), and must not leave half of
+ * a first run behind. It should stop when `signal` aborts (shutdown: the job is queued again).
+ *
+ * The runner lives with the other background work (background/job-runner.ts).
+ */
+export {
+  registerJobKind,
+  registeredJobKinds,
+  type JobContext,
+  type JobFunction,
+  type JobResponse,
+} from './registry.js';
+export { enqueueJob, getJob, type JobView } from './jobs.js';
+export { runClaimedJob, type RunSettings } from './run.js';

@@ -1,0 +1,41 @@
+import type { Principal } from '../../model.js';
+import type { JobProgress } from '../../store/job-store.js';
+import type { Domain } from '../context.js';
+
+/** What a job kind's function is given: the request as it was accepted, and a way to report. */
+export interface JobContext {
+  /** The domain of the app running the job (kinds are registered once per process, apps vary). */
+  domain: Domain;
+  /** The request body as validated when the job was queued (JSON: dates are strings). */
+  input: unknown;
+  /** The caller who queued it, as authentication resolved the key then. */
+  principal: Principal;
+  /** Where the work is; cheap to call often (writes are throttled). */
+  progress: (progress: JobProgress) => void;
+  /** Aborted when the process shuts down or the job's lease was lost: stop, write nothing. */
+  signal: AbortSignal;
+}
+
+/** The synchronous response the work would have given: `result` of the finished job. */
+export interface JobResponse {
+  status: number;
+  body: unknown;
+}
+
+export type JobFunction = (job: JobContext) => Promise<JobResponse>;
+
+const kinds = new Map<string, JobFunction>();
+
+/**
+ * Makes `kind` runnable as a job, by the same function the synchronous route calls. Kinds are
+ * code, like routes: one registry for the process, filled when the modules that own the work
+ * load (or a test registers its own). A kind registered again is replaced.
+ */
+export function registerJobKind(kind: string, run: JobFunction): void {
+  kinds.set(kind, run);
+}
+
+export const jobFunction = (kind: string): JobFunction | undefined => kinds.get(kind);
+
+/** The kinds this process can run: its runner claims only these. */
+export const registeredJobKinds = (): string[] => [...kinds.keys()];

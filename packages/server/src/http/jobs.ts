@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { enqueueJob } from '../domain/jobs/index.js';
+
+/**
+ * Whether the client asked for the work to run as a job: a `Prefer` header (RFC 7240) holding
+ * the `respond-async` preference, in any case, among others or with parameters
+ * (`Prefer: respond-async, wait=5`).
+ */
+export function wantsAsync(request: FastifyRequest): boolean {
+  const header = request.headers.prefer;
+  if (header === undefined) return false;
+  const values = Array.isArray(header) ? header : [header];
+  return values.some((value) =>
+    value.split(',').some((preference) => preference.split(/[;=]/)[0]?.trim().toLowerCase() === 'respond-async'),
+  );
+}
+
+/**
+ * Queues the request's work as a job of `kind` and answers 202 `{ data: { job_id, status } }`
+ * with `Location` under the prefix the request came through (`/v1/jobs/job_…`). Call it after
+ * Fastify validated the body: a body that fails validation is answered 400 and never queued.
+ */
+export async function queueJob(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: string,
+  input: unknown,
+): Promise<FastifyReply> {
+  const id = await enqueueJob(app.domain, request.principal, kind, input, request.id);
+  const prefix = request.url.startsWith('/api/') ? '/api/v1' : '/v1';
+  return reply
+    .code(202)
+    .header('location', `${prefix}/jobs/${id}`)
+    .header('preference-applied', 'respond-async')
+    .send({ data: { job_id: id, status: 'queued' } });
+}

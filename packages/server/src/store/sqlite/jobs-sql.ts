@@ -1,0 +1,41 @@
+/**
+ * Migration 5 on SQLite: jobs (DESIGN 4.7) and the responses kept for `Idempotency-Key`.
+ * Lease times are the database's clock in unix milliseconds, as in background_work, so every
+ * process on the file agrees on them; created_at/updated_at are the service's ISO times.
+ */
+export const JOBS_SQL = `
+  CREATE TABLE jobs (
+    id             TEXT PRIMARY KEY,
+    account_id     TEXT NOT NULL,
+    key_id         TEXT NOT NULL,
+    kind           TEXT NOT NULL,
+    status         TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'succeeded', 'failed')),
+    progress_phase TEXT NOT NULL DEFAULT 'queued',
+    progress_done  INTEGER NOT NULL DEFAULT 0,
+    progress_total INTEGER NOT NULL DEFAULT 0,
+    input          TEXT NOT NULL,
+    result         TEXT,
+    error          TEXT,
+    attempts       INTEGER NOT NULL DEFAULT 0,
+    lease_owner    TEXT,
+    leased_until   INTEGER,
+    created_at     TEXT NOT NULL,
+    updated_at     TEXT NOT NULL
+  ) STRICT;
+  -- Only unfinished jobs are ever looked for by status: finished ones stay out of the index.
+  CREATE INDEX jobs_unfinished ON jobs (created_at, id) WHERE status IN ('queued', 'running');
+  CREATE INDEX jobs_by_account ON jobs (account_id, created_at DESC, id DESC);
+
+  CREATE TABLE idempotency_keys (
+    account_id  TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    token       TEXT NOT NULL,
+    status      INTEGER,
+    headers     TEXT,
+    body        TEXT,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (account_id, key)
+  ) STRICT;
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+`;
