@@ -1,0 +1,68 @@
+import { Brains } from './resources/brains.js';
+import { Edges } from './resources/edges.js';
+import { Snapshots } from './resources/snapshots.js';
+import { Transport, type ClientOptions } from './transport.js';
+import type { CallInit, CallOptions, Health, Method, PathsWith, Readiness, ResponseBody } from './types.js';
+
+/**
+ * The Snapgraph API from code:
+ *
+ * ```ts
+ * const sg = new SnapgraphClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env.SNAPGRAPH_API_KEY! });
+ * const snap = await sg.snapshots.create({ name: 'Compounding', core: 'Small gains compound' });
+ * ```
+ *
+ * A new capability is one class in `resources/` given the transport, and one field here.
+ */
+export class SnapgraphClient {
+  readonly snapshots: Snapshots;
+  readonly edges: Edges;
+  readonly brains: Brains;
+  private readonly http: Transport;
+
+  constructor(options: ClientOptions) {
+    this.http = new Transport(options);
+    this.snapshots = new Snapshots(this.http);
+    this.edges = new Edges(this.http);
+    this.brains = new Brains(this.http);
+  }
+
+  /** Liveness: `{ status: 'ok' }` while the process answers. */
+  health(options: CallOptions = {}): Promise<Health> {
+    return this.http.request({ method: 'GET', path: '/healthz', ...options });
+  }
+
+  /** Readiness and its checks; a 503 (draining, database down) is answered, not thrown. */
+  ready(options: CallOptions = {}): Promise<Readiness> {
+    return this.http.request({ method: 'GET', path: '/readyz', acceptStatuses: [503], ...options });
+  }
+
+  /**
+   * Any operation of the OpenAPI document, typed by its path and method: for endpoints that
+   * have no method of their own yet.
+   *
+   * ```ts
+   * const page = await sg.request('get', '/v1/snapshots', { query: { limit: 10 } });
+   * ```
+   */
+  request<M extends Method, P extends PathsWith<M>>(
+    method: M,
+    path: P,
+    init: CallInit<P, M> = {},
+  ): Promise<ResponseBody<P, M>> {
+    const { params, query, body, ...options } = init;
+    return this.http.request({
+      method: method.toUpperCase(),
+      path,
+      params,
+      query: query as object | undefined,
+      body,
+      ...options,
+    });
+  }
+
+  /** Forgets every cached search answer. */
+  clearSearchCache(): void {
+    this.http.cache?.clear();
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Every failure the service answers (and a 429 that outlasted its retries) as one class, with
+ * the fields of the service's error body: `{ error: { code, message, details }, request_id }`.
+ */
+export class SnapgraphError extends Error {
+  override readonly name = 'SnapgraphError';
+  /** The HTTP status, e.g. 404. */
+  readonly status: number;
+  /** The service's error code, e.g. `NOT_FOUND`; `HTTP_<status>` when the body was not ours (a proxy's page). */
+  readonly code: string;
+  /** `details` of the error body: `field`, `reason`, `errors`, `retry_after`, … when the service sent them. */
+  readonly details: Record<string, unknown> | undefined;
+  /** The `request_id` of the failed request (also the `X-Request-Id` header): quote it to support. */
+  readonly requestId: string | undefined;
+  /** Seconds the service asked to wait (429, some 503s), when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    details?: Record<string, unknown> | undefined;
+    requestId?: string | undefined;
+    retryAfter?: number | undefined;
+  }) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.requestId = init.requestId;
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+interface ErrorBody {
+  error?: { code?: unknown; message?: unknown; details?: unknown };
+  request_id?: unknown;
+  retry_after?: unknown;
+}
+
+/** The error a failed response stands for; works on any body, ours or not. */
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  headers: { get(name: string): string | null },
+  retryAfterSeconds: number | undefined,
+): SnapgraphError {
+  const parsed = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
+  const error = parsed.error ?? {};
+  const details =
+    typeof error.details === 'object' && error.details !== null && !Array.isArray(error.details)
+      ? (error.details as Record<string, unknown>)
+      : undefined;
+  return new SnapgraphError({
+    status,
+    code: typeof error.code === 'string' ? error.code : `HTTP_${status}`,
+    message:
+      typeof error.message === 'string'
+        ? error.message
+        : `the service answered ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`,
+    details,
+    requestId: typeof parsed.request_id === 'string' ? parsed.request_id : (headers.get('x-request-id') ?? undefined),
+    retryAfter: retryAfterSeconds,
+  });
+}

@@ -1,0 +1,117 @@
+import { cursorPages, items, offsetPages } from '../paging.js';
+import type { Transport } from '../transport.js';
+import type {
+  CallOptions,
+  SearchPage,
+  SearchQuery,
+  SearchResult,
+  Snapshot,
+  SnapshotCreate,
+  SnapshotListQuery,
+  SnapshotPage,
+  SnapshotUpdate,
+  SuggestionList,
+  SuggestionQuery,
+} from '../types.js';
+
+export interface SearchOptions extends CallOptions {
+  /** Ask the service even when a cached answer is still fresh (the answer is cached again). */
+  fresh?: boolean;
+}
+
+/** `/v1/snapshots`: create, read, update, delete, list, search and link suggestions. */
+export class Snapshots {
+  constructor(private readonly http: Transport) {}
+
+  async create(body: SnapshotCreate, options: CallOptions = {}): Promise<Snapshot> {
+    const res = await this.http.request<{ data: Snapshot }>({
+      method: 'POST',
+      path: '/v1/snapshots',
+      body,
+      ...options,
+    });
+    return res.data;
+  }
+
+  async get(id: string, options: CallOptions = {}): Promise<Snapshot> {
+    const res = await this.http.request<{ data: Snapshot }>({
+      method: 'GET',
+      path: '/v1/snapshots/{id}',
+      params: { id },
+      ...options,
+    });
+    return res.data;
+  }
+
+  /** Only the fields sent change; `tags` replaces the tags; `null` clears an optional field. */
+  async update(id: string, body: SnapshotUpdate, options: CallOptions = {}): Promise<Snapshot> {
+    const res = await this.http.request<{ data: Snapshot }>({
+      method: 'PUT',
+      path: '/v1/snapshots/{id}',
+      params: { id },
+      body,
+      ...options,
+    });
+    return res.data;
+  }
+
+  /** Deletes the snapshot and every edge attached to it; irreversible. */
+  async delete(id: string, options: CallOptions = {}): Promise<{ success: boolean }> {
+    const res = await this.http.request<{ data: { success: boolean } }>({
+      method: 'DELETE',
+      path: '/v1/snapshots/{id}',
+      params: { id },
+      ...options,
+    });
+    return res.data;
+  }
+
+  /** One page, newest first; `count` is the number of all matches. */
+  list(query: SnapshotListQuery = {}, options: CallOptions = {}): Promise<SnapshotPage> {
+    return this.http.request({ method: 'GET', path: '/v1/snapshots', query, ...options });
+  }
+
+  /** Every page, walked by cursor; `limit` sets the page size. */
+  pages(query: Omit<SnapshotListQuery, 'cursor' | 'offset'> = {}, options: CallOptions = {}) {
+    return cursorPages((cursor) => this.list({ ...query, cursor }, options));
+  }
+
+  /** Every snapshot of the list, one by one: `for await (const s of client.snapshots.iterate())`. */
+  iterate(query: Omit<SnapshotListQuery, 'cursor' | 'offset'> = {}, options: CallOptions = {}) {
+    return items<Snapshot>(this.pages(query, options));
+  }
+
+  /** Ranked search (DESIGN 4.1); answers are cached as spec 8.4 allows unless the cache is off. */
+  search(query: SearchQuery, options: SearchOptions = {}): Promise<SearchPage> {
+    const { fresh, ...call } = options;
+    return this.http.request({
+      method: 'GET',
+      path: '/v1/snapshots/search',
+      query,
+      cacheable: true,
+      fresh: fresh ?? false,
+      ...call,
+    });
+  }
+
+  /** Every result of a search, page by page (by offset: search has no cursor). */
+  searchPages(query: Omit<SearchQuery, 'offset'>, options: SearchOptions = {}) {
+    return offsetPages((offset) => this.search({ ...query, offset }, options));
+  }
+
+  /** The results of a search one by one, best first. */
+  searchAll(query: Omit<SearchQuery, 'offset'>, options: SearchOptions = {}) {
+    return items<SearchResult>(this.searchPages(query, options));
+  }
+
+  /** Edges the service would make for this snapshot, best first; accept one with `edges.create`. */
+  suggestions(id: string, query: SuggestionQuery = {}, options: CallOptions = {}): Promise<SuggestionList> {
+    return this.http.request({
+      method: 'GET',
+      path: '/v1/snapshots/{id}/suggestions',
+      params: { id },
+      query,
+      ...options,
+    });
+  }
+}

@@ -1,0 +1,141 @@
+import { DEFAULT_RETRY, delayBeforeRetry, retryAfterMs, type RetryOptions } from './backoff.js';
+import { errorFromResponse } from './errors.js';
+import { SearchCache, type SearchCacheOptions } from './search-cache.js';
+import { realSleep, type Sleep } from './sleep.js';
+import type { CallOptions } from './types.js';
+
+export interface ClientOptions {
+  /** The service's address, without `/v1` (default `http://127.0.0.1:8080`). */
+  baseUrl?: string;
+  /** An `sg_…` API key, sent as `Authorization: Bearer …`. */
+  apiKey: string;
+  /** 429 handling (spec 8.4); `false` throws the first 429 at once. */
+  retry?: RetryOptions | false;
+  /** The search cache (spec 8.4: 30 to 60 s); `false` turns it off. */
+  searchCache?: SearchCacheOptions | false;
+  /** A fetch implementation (default: the global `fetch`). */
+  fetch?: typeof fetch;
+  /** How waits happen (default: timers); tests inject a recorder. */
+  sleep?: Sleep;
+  /** The clock of the search cache (default `Date.now`). */
+  now?: () => number;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface TransportRequest extends CallOptions {
+  method: string;
+  /** A path template as in the OpenAPI document, e.g. `/v1/snapshots/{id}`. */
+  path: string;
+  params?: Record<string, string> | undefined;
+  query?: object | undefined;
+  body?: unknown;
+  /** Statuses besides 2xx whose body is an answer, not an error (readiness's 503). */
+  acceptStatuses?: readonly number[];
+  /** Serve from and fill the search cache. */
+  cacheable?: boolean;
+  /** With `cacheable`: skip a cached answer (the fresh one is still stored). */
+  fresh?: boolean;
+}
+
+/**
+ * The one place HTTP happens: URL building, the key, JSON in and out, errors as
+ * SnapgraphError, 429 retries as spec 8.4 says, and the search cache.
+ */
+export class Transport {
+  readonly baseUrl: string;
+  readonly cache: SearchCache | undefined;
+  private readonly apiKey: string;
+  private readonly retry: Required<RetryOptions>;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: Sleep;
+  private readonly now: () => number;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: ClientOptions) {
+    if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('apiKey is required');
+    this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.retry = options.retry === false ? { ...DEFAULT_RETRY, maxRetries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
+    if (!(Number.isInteger(this.retry.maxRetries) && this.retry.maxRetries >= 0)) {
+      throw new RangeError('retry.maxRetries must be a whole number, 0 or more');
+    }
+    // Looked up per call, not captured: a page may install its fetch after the client is made.
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.sleep = options.sleep ?? realSleep;
+    this.now = options.now ?? (() => Date.now());
+    this.headers = { ...options.headers };
+    this.cache = options.searchCache === false ? undefined : new SearchCache(options.searchCache ?? {}, this.now);
+  }
+
+  url(path: string, params: Record<string, string> = {}, query: object = {}): string {
+    const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined || value === '') throw new TypeError(`missing path parameter ${name} for ${path}`);
+      return encodeURIComponent(value);
+    });
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query) as [string, QueryValue][]) {
+      if (value !== undefined && value !== null) search.append(name, String(value));
+    }
+    const text = search.toString();
+    return `${this.baseUrl}${filled}${text ? `?${text}` : ''}`;
+  }
+
+  async request<T>(req: TransportRequest): Promise<T> {
+    const url = this.url(req.path, req.params, req.query);
+    const cache = req.cacheable ? this.cache : undefined;
+    if (cache && !req.fresh) {
+      const hit = cache.get<T>(url);
+      if (hit !== undefined) return hit;
+    }
+    const body = await this.send<T>(url, req);
+    if (cache) cache.set(url, body);
+    // The caller's own writes must show in its next search, not 30 s later.
+    else if (req.method !== 'GET' && req.method !== 'HEAD') this.cache?.clear();
+    return body;
+  }
+
+  private async send<T>(url: string, req: TransportRequest): Promise<T> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.headers,
+      ...req.headers,
+      authorization: `Bearer ${this.apiKey}`,
+    };
+    const init: RequestInit = { method: req.method, headers };
+    if (req.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(req.body);
+    }
+    if (req.signal) init.signal = req.signal;
+
+    for (let retry = 0; ; retry++) {
+      req.signal?.throwIfAborted();
+      const response = await this.fetchImpl(url, init);
+      const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.now());
+      if (response.status === 429 && retry < this.retry.maxRetries) {
+        // A refused request consumed nothing (DESIGN 1.5), so even a POST is safe to send again.
+        await response.body?.cancel().catch(() => undefined);
+        await this.sleep(delayBeforeRetry(retry, retryAfter, this.retry), req.signal);
+        continue;
+      }
+      const parsed = await readBody(response);
+      if (response.ok || req.acceptStatuses?.includes(response.status)) return parsed as T;
+      const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1_000);
+      throw errorFromResponse(response.status, parsed, response.headers, seconds);
+    }
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Request and response types, read from the generated `paths` of the server's OpenAPI
+ * document by path and method (never by component name: those names are the generator's).
+ */
+import type { paths } from './generated/openapi.js';
+
+export type { paths };
+export type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+/** The operation object of a path and method; `never` when the path has no such method. */
+export type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
+
+/** Paths that answer this method. */
+export type PathsWith<M extends Method> = {
+  [P in keyof paths]: [Operation<P, M>] extends [never] ? never : P;
+}[keyof paths];
+
+type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type SuccessStatus = 200 | 201 | 202;
+
+/** The JSON body of the operation's success response(s). */
+export type ResponseBody<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { responses: infer R } ? JsonContent<R[Extract<keyof R, SuccessStatus>]> : never;
+
+/** The JSON request body, or `never` when the operation takes none. */
+export type RequestBody<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody?: infer B } ? JsonContent<NonNullable<B>> : never;
+
+/**
+ * Query parameters that have a server-side default are optional to the caller: the server
+ * fills them in. (The document marks some of them required; once it no longer does, this is
+ * a no-op.)
+ */
+type Defaulted = 'limit' | 'offset' | 'min_strength' | 'graph' | 'explain';
+type DefaultsOptional<Q> = Omit<Q, Defaulted> & Partial<Pick<Q, Extract<keyof Q, Defaulted>>>;
+
+export type QueryParams<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { query?: infer Q } }
+    ? [NonNullable<Q>] extends [never]
+      ? never
+      : DefaultsOptional<NonNullable<Q>>
+    : never;
+
+/** Options every call takes. */
+export interface CallOptions {
+  /** Cancels the request and any wait before a retry; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Extra request headers (for example `Idempotency-Key` or `Prefer`). */
+  headers?: Record<string, string>;
+}
+
+/** The generic call of `SnapgraphClient.request`: path parameters, query and body by path. */
+export interface CallInit<P extends keyof paths, M extends Method> extends CallOptions {
+  /** Values for the `{name}` segments of the path. */
+  params?: Record<string, string>;
+  query?: QueryParams<P, M>;
+  body?: RequestBody<P, M>;
+}
+
+// The resources, as the server describes them.
+export type Snapshot = ResponseBody<'/v1/snapshots/{id}', 'get'>['data'];
+export type SnapshotCreate = RequestBody<'/v1/snapshots', 'post'>;
+export type SnapshotUpdate = RequestBody<'/v1/snapshots/{id}', 'put'>;
+export type SnapshotListQuery = QueryParams<'/v1/snapshots', 'get'>;
+export type SnapshotPage = ResponseBody<'/v1/snapshots', 'get'>;
+export type SearchQuery = QueryParams<'/v1/snapshots/search', 'get'>;
+export type SearchPage = ResponseBody<'/v1/snapshots/search', 'get'>;
+export type SearchResult = SearchPage['data'][number];
+export type SuggestionQuery = QueryParams<'/v1/snapshots/{id}/suggestions', 'get'>;
+export type SuggestionList = ResponseBody<'/v1/snapshots/{id}/suggestions', 'get'>;
+export type Suggestion = SuggestionList['data'][number];
+export type Edge = ResponseBody<'/v1/edges/{id}', 'get'>['data'];
+export type EdgeCreate = RequestBody<'/v1/edges', 'post'>;
+export type EdgeUpdate = RequestBody<'/v1/edges/{id}', 'put'>;
+export type EdgeListQuery = QueryParams<'/v1/edges', 'get'>;
+export type EdgePage = ResponseBody<'/v1/edges', 'get'>;
+export type Brain = ResponseBody<'/v1/brains/{id}', 'get'>['data'];
+export type BrainCreate = RequestBody<'/v1/brains', 'post'>;
+export type BrainUpdate = RequestBody<'/v1/brains/{id}', 'put'>;
+export type BrainListQuery = QueryParams<'/v1/brains', 'get'>;
+export type BrainPage = ResponseBody<'/v1/brains', 'get'>;
+export type Health = ResponseBody<'/healthz', 'get'>;
+export type Readiness = ResponseBody<'/readyz', 'get'>;

@@ -1,0 +1,28 @@
+import type { RegisterTool } from './context.js';
+import { registerCreateSnapshot } from './create-snapshot.js';
+import { registerDeleteSnapshot } from './delete-snapshot.js';
+import { registerLinkSnapshots } from './link-snapshots.js';
+import { registerListBrains } from './list-brains.js';
+import { registerListNeighbours } from './list-neighbours.js';
+import { registerOpenSnapshot } from './open-snapshot.js';
+import { registerSearchSnapshots } from './search-snapshots.js';
+import { registerSuggestLinks } from './suggest-links.js';
+import { registerUnlinkSnapshots } from './unlink-snapshots.js';
+import { registerUpdateSnapshot } from './update-snapshot.js';
+
+/**
+ * Every tool the server offers, one module each: the table of contents. Crystallize, remember,
+ * recall and ingest are one module and one line here each, once the service has them.
+ */
+export const TOOLS: readonly RegisterTool[] = [
+  registerSearchSnapshots,
+  registerOpenSnapshot,
+  registerCreateSnapshot,
+  registerUpdateSnapshot,
+  registerDeleteSnapshot,
+  registerLinkSnapshots,
+  registerUnlinkSnapshots,
+  registerListNeighbours,
+  registerSuggestLinks,
+  registerListBrains,
+];

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { call, callFailing } from './support.js';
+
+export const TOOL_NAMES = [
+  'search_snapshots',
+  'open_snapshot',
+  'create_snapshot',
+  'update_snapshot',
+  'delete_snapshot',
+  'link_snapshots',
+  'unlink_snapshots',
+  'list_neighbours',
+  'suggest_links',
+  'list_brains',
+];
+
+/**
+ * The same checks over any transport: the tool list, each tool called against the real
+ * service, paging, and errors as MCP tool errors carrying the service's code.
+ */
+export function toolBehaviour(client: () => Client) {
+  it('lists every tool with a schema, a description and read-only/destructive hints', async () => {
+    const { tools } = await client().listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.type, 'object', tool.name);
+      assert.ok((tool.description ?? '').length > 60, `${tool.name} needs a description an assistant can act on`);
+      assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', tool.name);
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    for (const name of ['search_snapshots', 'open_snapshot', 'list_neighbours', 'suggest_links', 'list_brains']) {
+      assert.equal(byName[name]!.annotations?.readOnlyHint, true, name);
+    }
+    for (const name of ['delete_snapshot', 'unlink_snapshots']) {
+      assert.equal(byName[name]!.annotations?.destructiveHint, true, name);
+    }
+    assert.equal(byName.create_snapshot!.annotations?.destructiveHint, false);
+    assert.deepEqual(byName.create_snapshot!.inputSchema.required?.sort(), ['core', 'name']);
+  });
+
+  it('create, open, update, search, link, neighbours (paged), suggestions, unlink, delete', async () => {
+    const hub = (
+      await call(client(), 'create_snapshot', {
+        name: 'Spaced repetition',
+        core: 'Reviewing at growing intervals makes memories last',
+        tags: ['learning'],
+      })
+    ).created;
+    assert.match(hub.id, /^snap_/);
+    assert.equal(hub.one_liner, 'Reviewing at growing intervals makes memories last');
+
+    const leaves = [];
+    for (let i = 0; i < 5; i++) {
+      leaves.push(
+        (
+          await call(client(), 'create_snapshot', {
+            name: `Review habit ${i}`,
+            core: `Learning review habit number ${i}`,
+            tags: ['learning'],
+          })
+        ).created,
+      );
+    }
+    const opened = (await call(client(), 'open_snapshot', { id: hub.id })).snapshot;
+    assert.equal(opened.core, 'Reviewing at growing intervals makes memories last');
+    assert.deepEqual(opened.tags, ['learning']);
+    assert.equal(opened.story, null);
+
+    const updated = (
+      await call(client(), 'update_snapshot', { id: hub.id, one_liner: 'Space your reviews', confidence: 0.8 })
+    ).updated;
+    assert.equal(updated.id, hub.id);
+    assert.equal((await call(client(), 'open_snapshot', { id: hub.id })).snapshot.confidence, 0.8);
+
+    // Search: bounded results (no full objects), paged by cursor.
+    const first = await call(client(), 'search_snapshots', { query: 'habit', limit: 2 });
+    assert.equal(first.count, 5);
+    assert.equal(first.results.length, 2);
+    assert.deepEqual(Object.keys(first.results[0]).sort(), ['id', 'name', 'one_liner', 'score', 'type']);
+    const seen = first.results.map((r: { id: string }) => r.id);
+    let cursor = first.next_cursor;
+    while (cursor) {
+      const next = await call(client(), 'search_snapshots', { query: 'habit', limit: 2, cursor });
+      seen.push(...next.results.map((r: { id: string }) => r.id));
+      cursor = next.next_cursor;
+    }
+    assert.deepEqual([...seen].sort(), leaves.map((l) => l.id).sort());
+
+    const edges = [];
+    for (const leaf of leaves) {
+      edges.push(
+        (
+          await call(client(), 'link_snapshots', {
+            source_id: leaf.id,
+            target_id: hub.id,
+            edge_type: 'supports',
+            strength: 0.7,
+          })
+        ).edge,
+      );
+    }
+    assert.match(edges[0].id, /^edge_/);
+
+    // Neighbours, two at a time, until next_cursor is null.
+    const neighbours = [];
+    let page = await call(client(), 'list_neighbours', { id: hub.id, limit: 2 });
+    assert.equal(page.total, 5);
+    neighbours.push(...page.neighbours);
+    while (page.next_cursor) {
+      page = await call(client(), 'list_neighbours', { id: hub.id, limit: 2, cursor: page.next_cursor });
+      neighbours.push(...page.neighbours);
+    }
+    assert.equal(neighbours.length, 5);
+    for (const n of neighbours) {
+      assert.equal(n.direction, 'incoming');
+      assert.equal(n.edge_type, 'supports');
+      assert.match(n.snapshot.name, /^Review habit \d$/);
+    }
+    const outgoing = await call(client(), 'list_neighbours', { id: leaves[0].id });
+    assert.equal(outgoing.neighbours[0].direction, 'outgoing');
+    assert.equal(outgoing.neighbours[0].snapshot.name, 'Spaced repetition');
+
+    const suggested = await call(client(), 'suggest_links', { id: leaves[0].id, limit: 3 });
+    assert.equal(suggested.count, suggested.suggestions.length);
+    for (const s of suggested.suggestions) {
+      assert.match(s.other.name, /^Review habit \d$/);
+      assert.equal(typeof s.reason, 'string');
+    }
+
+    assert.deepEqual((await call(client(), 'unlink_snapshots', { edge_id: edges[0].id })).deleted, {
+      edge_id: edges[0].id,
+    });
+    assert.equal((await call(client(), 'list_neighbours', { id: hub.id })).total, 4);
+
+    const brains = await call(client(), 'list_brains', {});
+    assert.equal(brains.count, 1);
+    assert.equal(brains.brains[0].snapshot_count, 6);
+
+    assert.deepEqual((await call(client(), 'delete_snapshot', { id: hub.id })).deleted, { id: hub.id });
+    assert.equal((await call(client(), 'list_neighbours', { id: leaves[1].id })).total, 0);
+  });
+
+  it("errors are tool errors carrying the service's code and message", async () => {
+    const missing = await callFailing(client(), 'open_snapshot', { id: 'snap_doesnotexist' });
+    assert.match(missing.text, /^NOT_FOUND: /);
+    assert.equal(missing.error.code, 'NOT_FOUND');
+    assert.equal(missing.error.status, 404);
+    assert.match(missing.error.request_id, /^req_/);
+
+    const a = (await call(client(), 'create_snapshot', { name: 'A', core: 'first' })).created;
+    const b = (await call(client(), 'create_snapshot', { name: 'B', core: 'second' })).created;
+    await call(client(), 'link_snapshots', { source_id: a.id, target_id: b.id, edge_type: 'contradicts' });
+    const duplicate = await callFailing(client(), 'link_snapshots', {
+      source_id: a.id,
+      target_id: b.id,
+      edge_type: 'contradicts',
+    });
+    assert.equal(duplicate.error.code, 'CONFLICT');
+
+    const nothing = await callFailing(client(), 'update_snapshot', { id: a.id });
+    assert.equal(nothing.error.code, 'BAD_REQUEST');
+
+    const tooLong = await callFailing(client(), 'create_snapshot', { name: 'x'.repeat(150), core: 'y'.repeat(10_001) });
+    assert.match(tooLong.text, /core/);
+
+    const badEnum = await callFailing(client(), 'link_snapshots', {
+      source_id: a.id,
+      target_id: b.id,
+      edge_type: 'likes',
+    });
+    assert.match(badEnum.text, /edge_type/);
+  });
+}
