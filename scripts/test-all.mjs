@@ -1,0 +1,39 @@
+// `npm test`: every package's suite at the same time — the server's (itself SQLite and
+// PostgreSQL side by side), the client's and the MCP server's. They share nothing (each starts
+// its own servers on free ports and its own databases) and spend most of their time waiting on
+// subprocesses, sockets and databases, so together they take about as long as the longest.
+// Each suite's output is printed whole when it finishes, then a summary; the exit code is 1 if
+// any failed. Arguments pass through to every suite's test script.
+import { spawn } from 'node:child_process';
+
+const SUITES = ['packages/server', 'packages/client', 'packages/mcp'];
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const args = process.argv.slice(2);
+
+function run(workspace) {
+  const started = Date.now();
+  const child = spawn(npm, ['run', 'test', '--silent', '-w', workspace, ...(args.length ? ['--', ...args] : [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    child.once('error', (err) => (output += `\ncould not start: ${err.message}\n`));
+    child.once('close', (code, signal) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`\n=== ${workspace} ===\n`);
+      process.stdout.write(output);
+      resolve({ workspace, code: code ?? 1, signal, seconds });
+    });
+  });
+}
+
+console.log(`Running the suites of ${SUITES.join(', ')} at the same time; each is printed when it finishes.`);
+const results = await Promise.all(SUITES.map(run));
+console.log('\n=== all suites ===\n');
+for (const r of results) {
+  console.log(`${r.workspace}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds} s`);
+}
+process.exit(results.some((r) => r.code !== 0) ? 1 : 0);
