@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../errors.js';
+import type { HeaderName } from './headers.js';
 
 /**
  * The error responses an operation can declare, one reusable response component per status,
@@ -11,7 +12,7 @@ export interface ErrorResponseSpec {
   name: string;
   description: string;
   /** The header components (headers.ts) this response adds to the ones every response has. */
-  headers: string[];
+  headers: readonly HeaderName[];
   examples: Record<string, { code: ErrorCode; message: string; details?: Record<string, unknown> }>;
 }
 

@@ -52,9 +52,9 @@ export function finishDocument(document: Json): Json {
     components: {
       ...document.components,
       schemas: named.components(),
-      // Every error response, used or not yet: 405 comes from any path for a method it does not
-      // serve, which no operation can declare.
-      responses: errorResponseComponents(),
+      // The error responses in use, and 405, which any path answers for a method it does not
+      // serve and no operation can declare.
+      responses: errorResponseComponents(new Set([...usedErrors, '405'])),
       headers: HEADER_COMPONENTS,
     },
   };
@@ -80,32 +80,34 @@ function responseHeaders(declared: Record<string, Json> | undefined, authenticat
   return headers;
 }
 
-function errorResponseComponents(): Record<string, Json> {
+function errorResponseComponents(statuses: Set<string>): Record<string, Json> {
   return Object.fromEntries(
-    Object.entries(ERROR_RESPONSES).map(([status, spec]) => {
-      const headers = [...EVERY_RESPONSE, ...EVERY_AUTHENTICATED_RESPONSE, ...spec.headers];
-      const examples = Object.fromEntries(
-        Object.entries(spec.examples).map(([name, error]) => [
-          name,
-          {
-            summary: `${status} ${error.code}`,
-            value: {
-              error,
-              request_id: 'req_3kTq9ZcD000042',
-              ...(typeof error.details?.retry_after === 'number' ? { retry_after: error.details.retry_after } : {}),
+    Object.entries<ErrorResponseSpec>(ERROR_RESPONSES)
+      .filter(([status]) => statuses.has(status))
+      .map(([status, spec]) => {
+        const headers = [...EVERY_RESPONSE, ...EVERY_AUTHENTICATED_RESPONSE, ...spec.headers];
+        const examples = Object.fromEntries(
+          Object.entries(spec.examples).map(([name, error]) => [
+            name,
+            {
+              summary: `${status} ${error.code}`,
+              value: {
+                error,
+                request_id: 'req_3kTq9ZcD000042',
+                ...(typeof error.details?.retry_after === 'number' ? { retry_after: error.details.retry_after } : {}),
+              },
             },
+          ]),
+        );
+        return [
+          spec.name,
+          {
+            description: spec.description,
+            headers: Object.fromEntries(headers.map((name) => [name, headerRef(name)])),
+            content: { 'application/json': { schema: { $ref: `${SCHEMAS}Error` }, examples } },
           },
-        ]),
-      );
-      return [
-        spec.name,
-        {
-          description: spec.description,
-          headers: Object.fromEntries(headers.map((name) => [name, headerRef(name)])),
-          content: { 'application/json': { schema: { $ref: `${SCHEMAS}Error` }, examples } },
-        },
-      ];
-    }),
+        ];
+      }),
   );
 }
 
