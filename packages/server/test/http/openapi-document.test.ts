@@ -57,12 +57,13 @@ describe('the OpenAPI document', () => {
   const headersOf = (response: any) => (response.$ref ? component(response.$ref) : response).headers ?? {};
 
   describe('names generated clients use', () => {
-    it('every operation has a unique camelCase operationId that starts with a verb', () => {
+    it('every operation has a unique camelCase operationId, a verb then its object', () => {
       const seen = new Map<string, string>();
       for (const { method, path, operation } of operations()) {
         const id = operation.operationId;
-        assert.equal(typeof id, 'string', `${method.toUpperCase()} ${path} has an operationId`);
-        assert.match(id, /^(get|list|create|update|delete|search|check|accept|run|start|import|export)[A-Z]\w*$/);
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.equal(typeof id, 'string', `${where}: add operationId to the route's schema, e.g. listSnapshots`);
+        assert.match(id, /^[a-z]+[A-Z][A-Za-z0-9]*$/, `${where}: camelCase, e.g. getSnapshotSuggestions`);
         assert.ok(!seen.has(id), `${id} is used by ${seen.get(id)} and ${method.toUpperCase()} ${path}`);
         seen.set(id, `${method.toUpperCase()} ${path}`);
       }
@@ -106,7 +107,11 @@ describe('the OpenAPI document', () => {
         assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
       }
       for (const name of names) assert.match(name, /^[A-Z][A-Za-z0-9]*$/, `a readable component name: ${name}`);
-      assert.doesNotMatch(JSON.stringify(doc), /def-\d+/, 'no def-N name or reference anywhere');
+      assert.doesNotMatch(
+        JSON.stringify(doc),
+        /def-\d+/,
+        'no def-N: give the TypeBox schema a title (or an $id that is a name)',
+      );
     });
 
     it('request and response bodies refer to named schemas', () => {
@@ -118,7 +123,11 @@ describe('the OpenAPI document', () => {
             .flatMap((response) => Object.values<any>(response.content ?? {})),
         ];
         for (const media of bodies) {
-          assert.match(String(media.schema?.$ref), /^#\/components\/schemas\//, `${method.toUpperCase()} ${path}`);
+          assert.match(
+            String(media.schema?.$ref),
+            /^#\/components\/schemas\//,
+            `${method.toUpperCase()} ${path}: give the body's TypeBox schema a title, its component name`,
+          );
         }
       }
     });

@@ -8,8 +8,14 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
  * `maxLength` tell the document's readers the same bounds; the validator leaves them to the
  * trimmed rule, which also admits a value padded beyond `maxLength` (validation.ts).
  */
-export const TrimmedText = (min: number, max: number, description: string) =>
-  Type.String({ minLength: min, maxLength: max, [TRIMMED_LENGTH]: { min, max }, description });
+export const TrimmedText = (min: number, max: number, description: string, examples?: string[]) =>
+  Type.String({
+    minLength: min,
+    maxLength: max,
+    [TRIMMED_LENGTH]: { min, max },
+    description,
+    ...(examples ? { examples } : {}),
+  });
 
 /**
  * A query parameter a client may leave out: optional in the document, and always there after

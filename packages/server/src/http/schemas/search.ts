@@ -13,12 +13,15 @@ export const SearchQuery = Type.Object({
     1,
     SEARCH_QUERY_MAX,
     'Words to find (stemmed; stop words match nothing); "a phrase" in quotes; word* for a prefix',
+    ['compounding habits'],
   ),
   limit: PageLimit(100, 10),
   offset: PageOffset,
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to search; default: the key's brain" })),
   type: Type.Optional(SnapshotTypeSchema),
-  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only snapshots with this tag' })),
+  tag: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Only snapshots with this tag', examples: ['habits'] }),
+  ),
   graph: Flag('Let edges influence the ranking (default true); false ranks the same matches by text alone', true),
   explain: Flag("Add each result's score parts and the edges that moved it (default false)", false),
 });
