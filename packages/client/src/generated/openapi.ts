@@ -12,28 +12,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** Liveness: the process answers */
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -49,47 +29,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description "ok", "degraded" (Redis down: per-instance limits; the embedding provider down: vectors wait; the LLM provider unavailable at its last call: crystallize and ingestion answer 503), "draining" (shutting down) or "unavailable" */
-                            status: string;
-                            checks: {
-                                [key: string]: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description "ok", "degraded" (Redis down: per-instance limits; the embedding provider down: vectors wait; the LLM provider unavailable at its last call: crystallize and ingestion answer 503), "draining" (shutting down) or "unavailable" */
-                            status: string;
-                            checks: {
-                                [key: string]: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /** Readiness: the database answers (503 when it does not, or while draining) */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -105,187 +46,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List snapshots of a brain, newest first */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Belief, Model, Rule, Conviction or Principle */
-                    type?: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
-                    /** @description Brain to list; default: the key's brain */
-                    brain_id?: string;
-                    /** @description Page size, 1 to 100 */
-                    limit: number;
-                    /** @description Number of items to skip */
-                    offset: number;
-                    /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"][];
-                            /** @description Number of all matching snapshots, not the page size */
-                            count: number;
-                            next_cursor?: string | null;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List snapshots of a brain, newest first
+         * @description The key's default brain, or the one named by `brain_id`. `count` is the number of all matches; pass `cursor` (empty for the first page) for keyset pages.
+         */
+        get: operations["listSnapshots"];
         put?: never;
-        /** Create a snapshot */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Display name, 1 to 200 characters after trimming */
-                        name: string;
-                        /** @description Core belief, insight or principle, 1 to 10000 characters after trimming */
-                        core: string;
-                        /**
-                         * @description Belief, Model, Rule, Conviction or Principle
-                         * @enum {unknown}
-                         */
-                        type?: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
-                        one_liner?: string | null;
-                        story?: string | null;
-                        moment?: string | null;
-                        source?: string | null;
-                        trigger_pattern?: string | null;
-                        method?: string | null;
-                        steps?: string | null;
-                        filter?: string | null;
-                        challenge?: string | null;
-                        break_test?: string | null;
-                        risks?: string | null;
-                        proof?: string | null;
-                        emotion?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description Confidence, 0 to 1 (default 0.5) */
-                        confidence?: number;
-                        /** @description Significance, 0 to 1 (default 0.5) */
-                        significance_score?: number;
-                        tags?: string[] | null;
-                        /** @description Brain to create in; default: the key's brain */
-                        brain_id?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a snapshot
+         * @description In the key's default brain, or in the brain named by `brain_id` (any brain of the account).
+         */
+        post: operations["createSnapshot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -299,170 +70,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search snapshots: text relevance, influenced by the graph (docs/ranking.md) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Words to find (stemmed; stop words match nothing); "a phrase" in quotes; word* for a prefix */
-                    q: string;
-                    /** @description Page size, 1 to 100 */
-                    limit: number;
-                    /** @description Number of items to skip */
-                    offset: number;
-                    /** @description Brain to search; default: the key's brain */
-                    brain_id?: string;
-                    /** @description Belief, Model, Rule, Conviction or Principle */
-                    type?: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
-                    /** @description Only snapshots with this tag */
-                    tag?: string;
-                    /** @description Let edges influence the ranking (default true); false ranks the same matches by text alone */
-                    graph: boolean;
-                    /** @description Add each result's score parts and the edges that moved it (default false) */
-                    explain: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description snap_ followed by a time-ordered random part */
-                                id: string;
-                                brain_id: string;
-                                name: string;
-                                core: string;
-                                /**
-                                 * @description Belief, Model, Rule, Conviction or Principle
-                                 * @enum {unknown}
-                                 */
-                                type: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
-                                one_liner: string | null;
-                                story: string | null;
-                                moment: string | null;
-                                source: string | null;
-                                trigger_pattern: string | null;
-                                method: string | null;
-                                steps: string | null;
-                                filter: string | null;
-                                challenge: string | null;
-                                break_test: string | null;
-                                risks: string | null;
-                                proof: string | null;
-                                emotion: {
-                                    [key: string]: unknown;
-                                } | null;
-                                confidence: number;
-                                significance_score: number;
-                                tags: string[];
-                                /** @description "manual" for snapshots made through the API */
-                                source_type: string;
-                                source_id: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                                /** @description Relevance, 0 to 1, higher is better */
-                                score: number;
-                                /** @description The score with exactly 4 decimals, e.g. "0.9230" */
-                                similarity: string;
-                                /** @description Up to 3 of the strongest contradicts edges touching the result, either direction */
-                                contradicted_by: {
-                                    snapshot_id: string;
-                                    name: string;
-                                    edge_id: string;
-                                    strength: number;
-                                }[];
-                                /** @description With explain=true: how the score was made (docs/ranking.md) */
-                                explain?: {
-                                    /** @description text, text+graph, text+semantic or text+semantic+graph */
-                                    method: string;
-                                    /** @description Text relevance, relative to the best match of the query (0 to 1) */
-                                    text: number;
-                                    semantic: number | null;
-                                    graph: number | null;
-                                    /** @description The edges that moved this result, strongest push first */
-                                    edges: {
-                                        edge_id: string;
-                                        /**
-                                         * @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)
-                                         * @enum {unknown}
-                                         */
-                                        edge_type: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
-                                        /** @description The matching snapshot at the other end */
-                                        snapshot_id: string;
-                                        /** @enum {unknown} */
-                                        direction: "incoming" | "outgoing";
-                                        strength: number;
-                                        contribution: number;
-                                    }[];
-                                    note?: string;
-                                };
-                            }[];
-                            /** @description Number of all results over every page */
-                            count: number;
-                            /** @description The query as searched (trimmed) */
-                            query: string;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Search snapshots: text relevance, influenced by the graph (docs/ranking.md)
+         * @description Results may be cached by the client for 30 to 60 seconds (spec 8.4).
+         */
+        get: operations["searchSnapshots"];
         put?: never;
         post?: never;
         delete?: never;
@@ -479,255 +91,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get one snapshot */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSnapshot"];
         /** Update a snapshot: only the fields sent change; tags are replaced */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Display name, 1 to 200 characters after trimming */
-                        name?: string;
-                        /** @description Core belief, insight or principle, 1 to 10000 characters after trimming */
-                        core?: string;
-                        /**
-                         * @description Belief, Model, Rule, Conviction or Principle
-                         * @enum {unknown}
-                         */
-                        type?: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
-                        one_liner?: string | null;
-                        story?: string | null;
-                        moment?: string | null;
-                        source?: string | null;
-                        trigger_pattern?: string | null;
-                        method?: string | null;
-                        steps?: string | null;
-                        filter?: string | null;
-                        challenge?: string | null;
-                        break_test?: string | null;
-                        risks?: string | null;
-                        proof?: string | null;
-                        emotion?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description Confidence, 0 to 1 (default 0.5) */
-                        confidence?: number;
-                        /** @description Significance, 0 to 1 (default 0.5) */
-                        significance_score?: number;
-                        tags?: string[] | null;
-                        /** @description Snapshot id. Read-only: accepted only unchanged. */
-                        id?: unknown;
-                        /** @description Owning brain. Read-only: accepted only unchanged. */
-                        brain_id?: unknown;
-                        /** @description Origin. Read-only: accepted only unchanged. */
-                        source_type?: unknown;
-                        /** @description Origin id. Read-only: accepted only unchanged. */
-                        source_id?: unknown;
-                        /** @description Creation time. Read-only: accepted only unchanged. */
-                        created_at?: unknown;
-                        /** @description Last update time. Read-only: accepted only unchanged. */
-                        updated_at?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["updateSnapshot"];
         post?: never;
         /** Delete a snapshot and every edge attached to it */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                success: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteSnapshot"];
         options?: never;
         head?: never;
         patch?: never;
@@ -740,172 +109,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List edges of a snapshot (incoming and outgoing) or of a brain, newest first */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Edges of this snapshot, incoming and outgoing (wins over brain_id) */
-                    snapshot_id?: string;
-                    /** @description All edges of this brain */
-                    brain_id?: string;
-                    /** @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional) */
-                    edge_type?: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
-                    /** @description Only edges at least this strong */
-                    min_strength: number;
-                    /** @description Page size, 1 to 200 */
-                    limit: number;
-                    /** @description Number of items to skip */
-                    offset: number;
-                    /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-1"][];
-                            /** @description Number of all matching edges, not the page size */
-                            total: number;
-                            next_cursor?: string | null;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List edges of a snapshot (incoming and outgoing) or of a brain, newest first
+         * @description One of `snapshot_id` and `brain_id` is required; `snapshot_id` wins when both are given. `total` is the number of all matches.
+         */
+        get: operations["listEdges"];
         put?: never;
         /** Create an edge between two snapshots of one brain */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Snapshot on the 'from' side */
-                        source_id: string;
-                        /** @description Snapshot on the 'to' side */
-                        target_id: string;
-                        /**
-                         * @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)
-                         * @enum {unknown}
-                         */
-                        edge_type: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
-                        /** @description 0 to 1, default 0.5 */
-                        strength?: number;
-                        label?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createEdge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -920,234 +131,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get one edge */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
-        /** Update an edge: edge_type, strength or label */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)
-                         * @enum {unknown}
-                         */
-                        edge_type?: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
-                        /** @description 0 to 1 */
-                        strength?: number;
-                        label?: string | null;
-                        /** @description Edge id. Read-only: accepted only unchanged. */
-                        id?: unknown;
-                        /** @description Brain of both snapshots. Read-only: accepted only unchanged. */
-                        brain_id?: unknown;
-                        /** @description Source snapshot. Read-only: accepted only unchanged. */
-                        source_id?: unknown;
-                        /** @description Target snapshot. Read-only: accepted only unchanged. */
-                        target_id?: unknown;
-                        /** @description manual or auto; an update makes the edge manual. Read-only: accepted only unchanged. */
-                        origin?: unknown;
-                        /** @description Creation time. Read-only: accepted only unchanged. */
-                        created_at?: unknown;
-                        /** @description Last update time. Read-only: accepted only unchanged. */
-                        updated_at?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getEdge"];
+        /**
+         * Update an edge: edge_type, strength or label
+         * @description An automatic edge that is edited becomes manual. A change that would duplicate another edge is a 409.
+         */
+        put: operations["updateEdge"];
         post?: never;
         /** Delete an edge */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteEdge"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1161,152 +153,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the account's brains, newest first */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Page size, 1 to 100 */
-                    limit: number;
-                    /** @description Number of items to skip */
-                    offset: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-2"][];
-                            /** @description Number of all brains of the account */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listBrains"];
         put?: never;
         /** Create a brain in the key's account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 1 to 200 characters after trimming */
-                        name: string;
-                        /** @description Whether the service links new and updated snapshots of this brain by itself (default false) */
-                        auto_link?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-2"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createBrain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1321,162 +171,12 @@ export interface paths {
             cookie?: never;
         };
         /** Get one brain with its snapshot and edge counts */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-2"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
-        /** Rename a brain or turn automatic linking on or off */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 1 to 200 characters after trimming */
-                        name?: string;
-                        /** @description Whether the service links new and updated snapshots of this brain by itself (default false) */
-                        auto_link?: boolean;
-                        /** @description Brain id. Read-only: accepted only unchanged. */
-                        id?: unknown;
-                        /** @description Owning account. Read-only: accepted only unchanged. */
-                        account_id?: unknown;
-                        /** @description Number of snapshots. Read-only: accepted only unchanged. */
-                        snapshot_count?: unknown;
-                        /** @description Number of edges. Read-only: accepted only unchanged. */
-                        edge_count?: unknown;
-                        /** @description Background tasks queued. Read-only: accepted only unchanged. */
-                        pending_work?: unknown;
-                        /** @description Creation time. Read-only: accepted only unchanged. */
-                        created_at?: unknown;
-                        /** @description Last update time. Read-only: accepted only unchanged. */
-                        updated_at?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-2"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getBrain"];
+        /**
+         * Rename a brain or turn automatic linking on or off
+         * @description Turning automatic linking on queues the brain’s existing snapshots too.
+         */
+        put: operations["updateBrain"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1492,93 +192,7 @@ export interface paths {
             cookie?: never;
         };
         /** Edges the service would make for this snapshot, best first (accept one with POST /v1/edges) */
-        get: {
-            parameters: {
-                query: {
-                    /** @description How many, 1 to 50 */
-                    limit: number;
-                    /** @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional) */
-                    edge_type?: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                source_id: string;
-                                target_id: string;
-                                /**
-                                 * @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)
-                                 * @enum {unknown}
-                                 */
-                                edge_type: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
-                                /** @description The strength the edge would have (its score, to two decimals) */
-                                strength: number;
-                                /** @description How sure the service is, 0 to 1; it links by itself from 0.35 */
-                                score: number;
-                                /** @description Why, in words */
-                                reason: string;
-                            }[];
-                            /** @description Number of suggestions returned */
-                            count: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSnapshotSuggestions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1600,179 +214,7 @@ export interface paths {
          * Turn free text into snapshots (or captures to review), linked automatically
          * @description With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The text to crystallize, 50 to 100000 characters after trimming */
-                        text: string;
-                        /** @description How the text was captured, 1 to 64 of a-z 0-9 _ - (default "api"); the snapshots carry it */
-                        source_type?: string;
-                        /** @description Brain to write into; default: the key's brain */
-                        brain_id?: string;
-                        /** @description Store the results as captures to accept or reject (default false) */
-                        review?: boolean;
-                        /** @description The agent that sent the text */
-                        agent_id?: string;
-                        /** @description The session the text comes from */
-                        session_id?: string;
-                        /** @description Link the new snapshots to each other and to the brain (default true) */
-                        auto_link?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                snapshots: components["schemas"]["def-0"][];
-                                /** @description Snapshots created */
-                                count: number;
-                                /** @description The automatic edges made */
-                                edges: components["schemas"]["def-1"][];
-                                /** @description With review: true, the pending captures */
-                                captures?: {
-                                    /** @description cap_… */
-                                    id: string;
-                                    /** @description The crystallize run (cry_…) that proposed it */
-                                    run_id: string;
-                                    brain_id: string;
-                                    snapshot: {
-                                        name: string;
-                                        core: string;
-                                        /**
-                                         * @description Belief, Model, Rule, Conviction or Principle
-                                         * @enum {unknown}
-                                         */
-                                        type: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
-                                        one_liner?: string | null;
-                                        story?: string | null;
-                                        method?: string | null;
-                                        steps?: string | null;
-                                        challenge?: string | null;
-                                        /** @description 0 to 1 */
-                                        confidence: number;
-                                        /** @description 0 to 1 */
-                                        significance_score: number;
-                                        tags: string[];
-                                    };
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601 UTC with milliseconds
-                                     */
-                                    created_at: string;
-                                }[];
-                            };
-                            usage: {
-                                totalTokensIn: number;
-                                totalTokensOut: number;
-                                /** @description The LLM model, or "builtin" for the built-in extractor */
-                                model: string;
-                                phases: {
-                                    extract: {
-                                        tokensIn: number;
-                                        tokensOut: number;
-                                    };
-                                    synthesize: {
-                                        tokensIn: number;
-                                        tokensOut: number;
-                                    };
-                                    crystallize: {
-                                        tokensIn: number;
-                                        tokensOut: number;
-                                    };
-                                };
-                                embeddingTokens: number;
-                                totalTokens: number;
-                            };
-                            meta: {
-                                /** @description Insights extracted */
-                                rawInsightCount: number;
-                                /** @description After merging near-duplicates within the text */
-                                refinedCount: number;
-                                /** @description After dropping those the brain already holds */
-                                finalCount: number;
-                                durationMs: number;
-                            };
-                            /** @description cry_…: GET /v1/crystallize/:run_id */
-                            run_id: string;
-                        };
-                    };
-                };
-                /** @description Accepted: the work runs as a job */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description job_…: poll GET /v1/jobs/{job_id} (also in Location) */
-                                job_id: string;
-                                /**
-                                 * @description queued, running, succeeded or failed
-                                 * @enum {unknown}
-                                 */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["crystallizeText"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1787,118 +229,7 @@ export interface paths {
             cookie?: never;
         };
         /** A crystallize run: what it made and what it cost */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    run_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                brain_id: string;
-                                /** @description "succeeded" (snapshots made) or "review" (captures made) */
-                                status: string;
-                                source_type: string;
-                                agent_id: string | null;
-                                session_id: string | null;
-                                snapshot_ids: string[];
-                                capture_ids: string[];
-                                usage: {
-                                    totalTokensIn: number;
-                                    totalTokensOut: number;
-                                    /** @description The LLM model, or "builtin" for the built-in extractor */
-                                    model: string;
-                                    phases: {
-                                        extract: {
-                                            tokensIn: number;
-                                            tokensOut: number;
-                                        };
-                                        synthesize: {
-                                            tokensIn: number;
-                                            tokensOut: number;
-                                        };
-                                        crystallize: {
-                                            tokensIn: number;
-                                            tokensOut: number;
-                                        };
-                                    };
-                                    embeddingTokens: number;
-                                    totalTokens: number;
-                                };
-                                meta: {
-                                    /** @description Insights extracted */
-                                    rawInsightCount: number;
-                                    /** @description After merging near-duplicates within the text */
-                                    refinedCount: number;
-                                    /** @description After dropping those the brain already holds */
-                                    finalCount: number;
-                                    durationMs: number;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getCrystallizeRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1915,112 +246,7 @@ export interface paths {
             cookie?: never;
         };
         /** Pending captures of a brain, newest first */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Brain to list; default: the key's brain */
-                    brain_id?: string;
-                    /** @description Page size, 1 to 100 */
-                    limit: number;
-                    /** @description Number of items to skip */
-                    offset: number;
-                    /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description cap_… */
-                                id: string;
-                                /** @description The crystallize run (cry_…) that proposed it */
-                                run_id: string;
-                                brain_id: string;
-                                snapshot: {
-                                    name: string;
-                                    core: string;
-                                    /**
-                                     * @description Belief, Model, Rule, Conviction or Principle
-                                     * @enum {unknown}
-                                     */
-                                    type: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
-                                    one_liner?: string | null;
-                                    story?: string | null;
-                                    method?: string | null;
-                                    steps?: string | null;
-                                    challenge?: string | null;
-                                    /** @description 0 to 1 */
-                                    confidence: number;
-                                    /** @description 0 to 1 */
-                                    significance_score: number;
-                                    tags: string[];
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                            }[];
-                            /** @description Number of all pending captures of the brain */
-                            count: number;
-                            next_cursor?: string | null;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listCaptures"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2039,72 +265,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept a capture: it becomes a snapshot, linked automatically */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["def-0"];
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["acceptCapture"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2121,74 +282,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Reject a capture: it leaves the pending list */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                success: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["rejectCapture"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2208,152 +302,7 @@ export interface paths {
          * Ingest a source: its knowledge entries, and snapshots made from them, linked automatically
          * @description With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description youtube, book, document, article, course, podcast, manual
-                         * @enum {unknown}
-                         */
-                        source_type: "youtube" | "book" | "document" | "article" | "course" | "podcast" | "manual";
-                        /** @description The source’s title, 1 to 500 characters after trimming */
-                        title: string;
-                        author?: string;
-                        /** @description Where the source lives (never fetched) */
-                        url?: string;
-                        /** @description The source’s text. Required for document and manual; for the others, required unless an LLM is configured (the service never fetches the url) */
-                        content?: string;
-                        /** @description The field the knowledge belongs to */
-                        domain?: string;
-                        /** @description Up to 50 labels */
-                        tags?: string[];
-                        /** @description Brain to use; default: the key's brain */
-                        brain_id?: string;
-                        /** @description Also make snapshots from the entries (default true) */
-                        create_snapshots?: boolean;
-                        /** @description Link the new snapshots to each other and to the brain (default true) */
-                        auto_link?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description src_… */
-                                source_id: string;
-                                title: string;
-                                author: string | null;
-                                entries_count: number;
-                                entries: {
-                                    /** @description ske_… */
-                                    id: string;
-                                    brain_id: string;
-                                    /** @description src_… */
-                                    source_id: string;
-                                    /**
-                                     * @description concept, framework, protocol, principle, technique, quote, case_study, definition
-                                     * @enum {unknown}
-                                     */
-                                    entry_type: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
-                                    title: string;
-                                    content: string;
-                                    domain: string | null;
-                                    /** @description How well it is known, 0 to 1; starts at 0 */
-                                    mastery: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601 UTC with milliseconds
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601 UTC with milliseconds
-                                     */
-                                    updated_at: string;
-                                }[];
-                                snapshots: components["schemas"]["def-0"][];
-                                /** @description The automatic edges made */
-                                edges: components["schemas"]["def-1"][];
-                            };
-                        };
-                    };
-                };
-                /** @description Accepted: the work runs as a job */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description job_…: poll GET /v1/jobs/{job_id} (also in Location) */
-                                job_id: string;
-                                /**
-                                 * @description queued, running, succeeded or failed
-                                 * @enum {unknown}
-                                 */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["ingestKnowledge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2370,124 +319,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Search knowledge entries by text */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 1 to 500 characters after trimming */
-                        query: string;
-                        /** @description Brain to use; default: the key's brain */
-                        brain_id?: string;
-                        /** @description The field the knowledge belongs to */
-                        domain?: string;
-                        /**
-                         * @description concept, framework, protocol, principle, technique, quote, case_study, definition
-                         * @enum {unknown}
-                         */
-                        entry_type?: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
-                        /**
-                         * @description 1 to 100
-                         * @default 10
-                         */
-                        limit?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description ske_… */
-                                id: string;
-                                brain_id: string;
-                                /** @description src_… */
-                                source_id: string;
-                                /**
-                                 * @description concept, framework, protocol, principle, technique, quote, case_study, definition
-                                 * @enum {unknown}
-                                 */
-                                entry_type: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
-                                title: string;
-                                content: string;
-                                domain: string | null;
-                                /** @description How well it is known, 0 to 1; starts at 0 */
-                                mastery: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                                /** @description Relevance relative to the best match, 0 to 1 (higher is better) */
-                                score: number;
-                                /** @description The score with exactly 4 decimals */
-                                similarity: string;
-                            }[];
-                            /** @description Number of all matching entries */
-                            count: number;
-                            query: string;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["searchKnowledge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2502,105 +334,7 @@ export interface paths {
             cookie?: never;
         };
         /** Knowledge sources of a brain, newest first */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Brain to use; default: the key's brain */
-                    brain_id?: string;
-                    /** @description Page size, 1 to 100 */
-                    limit: number;
-                    /** @description Number of items to skip */
-                    offset: number;
-                    /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description src_… */
-                                id: string;
-                                brain_id: string;
-                                source_type: string;
-                                title: string;
-                                author: string | null;
-                                url: string | null;
-                                domain: string | null;
-                                tags: string[];
-                                entries_count: number;
-                                /** @description The snapshots made from it */
-                                snapshot_ids: string[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                            }[];
-                            /** @description Number of all sources of the brain */
-                            count: number;
-                            next_cursor?: string | null;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listKnowledgeSources"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2617,193 +351,11 @@ export interface paths {
             cookie?: never;
         };
         /** One knowledge source with its entries */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description src_… */
-                                id: string;
-                                brain_id: string;
-                                source_type: string;
-                                title: string;
-                                author: string | null;
-                                url: string | null;
-                                domain: string | null;
-                                tags: string[];
-                                entries_count: number;
-                                /** @description The snapshots made from it */
-                                snapshot_ids: string[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                                entries: {
-                                    /** @description ske_… */
-                                    id: string;
-                                    brain_id: string;
-                                    /** @description src_… */
-                                    source_id: string;
-                                    /**
-                                     * @description concept, framework, protocol, principle, technique, quote, case_study, definition
-                                     * @enum {unknown}
-                                     */
-                                    entry_type: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
-                                    title: string;
-                                    content: string;
-                                    domain: string | null;
-                                    /** @description How well it is known, 0 to 1; starts at 0 */
-                                    mastery: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601 UTC with milliseconds
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601 UTC with milliseconds
-                                     */
-                                    updated_at: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getKnowledgeSource"];
         put?: never;
         post?: never;
         /** Delete a knowledge source and its entries (snapshots made from it stay) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                success: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteKnowledgeSource"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2817,215 +369,9 @@ export interface paths {
             cookie?: never;
         };
         /** One knowledge entry */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description ske_… */
-                                id: string;
-                                brain_id: string;
-                                /** @description src_… */
-                                source_id: string;
-                                /**
-                                 * @description concept, framework, protocol, principle, technique, quote, case_study, definition
-                                 * @enum {unknown}
-                                 */
-                                entry_type: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
-                                title: string;
-                                content: string;
-                                domain: string | null;
-                                /** @description How well it is known, 0 to 1; starts at 0 */
-                                mastery: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getKnowledgeEntry"];
         /** Update an entry's mastery, title, content or domain */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 1 to 500 characters after trimming */
-                        title?: string;
-                        /** @description 1 to 20000 characters after trimming */
-                        content?: string;
-                        domain?: string | null;
-                        /** @description How well it is known, 0 to 1 */
-                        mastery?: number;
-                        /** @description Entry id. Read-only: accepted only unchanged. */
-                        id?: unknown;
-                        /** @description Owning brain. Read-only: accepted only unchanged. */
-                        brain_id?: unknown;
-                        /** @description Its source. Read-only: accepted only unchanged. */
-                        source_id?: unknown;
-                        /** @description Its type. Read-only: accepted only unchanged. */
-                        entry_type?: unknown;
-                        /** @description Creation time. Read-only: accepted only unchanged. */
-                        created_at?: unknown;
-                        /** @description Last update time. Read-only: accepted only unchanged. */
-                        updated_at?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description ske_… */
-                                id: string;
-                                brain_id: string;
-                                /** @description src_… */
-                                source_id: string;
-                                /**
-                                 * @description concept, framework, protocol, principle, technique, quote, case_study, definition
-                                 * @enum {unknown}
-                                 */
-                                entry_type: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
-                                title: string;
-                                content: string;
-                                domain: string | null;
-                                /** @description How well it is known, 0 to 1; starts at 0 */
-                                mastery: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["updateKnowledgeEntry"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3041,104 +387,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a job: its status, progress, and the result or error once it has finished */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description job_… */
-                                id: string;
-                                /** @description What the job does, e.g. crystallize */
-                                kind: string;
-                                /**
-                                 * @description queued, running, succeeded or failed
-                                 * @enum {unknown}
-                                 */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                /** @description Where the work is; written every few hundred milliseconds at most */
-                                progress: {
-                                    /** @description queued, a phase named by the work, or done */
-                                    phase: string;
-                                    done: number;
-                                    /** @description 0 while unknown */
-                                    total: number;
-                                };
-                                /** @description When succeeded: the body the synchronous request would have answered; otherwise null */
-                                result: unknown;
-                                /** @description When failed: the error body the synchronous request would have answered ({ error: { code, message, details }, request_id }); otherwise null */
-                                error: unknown;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 UTC with milliseconds
-                                 */
-                                updated_at: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-                /** @description The body of every error response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT */
-                                code: string;
-                                message: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            request_id: string;
-                            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
-                            retry_after?: number;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3151,18 +400,846 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** Snapshot */
-        "def-0": {
+        /**
+         * Brain
+         * @example {
+         *       "id": "brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V",
+         *       "account_id": "acct_01JDQ8YF3K2M4N6P8Q0R2S4T6W",
+         *       "name": "Research",
+         *       "auto_link": false,
+         *       "snapshot_count": 2,
+         *       "edge_count": 1,
+         *       "pending_work": {
+         *         "auto_link": 0,
+         *         "embeddings": 0
+         *       },
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Brain: {
+            /** @description brain_ followed by a time-ordered random part */
+            id: string;
+            account_id: string;
+            name: string;
+            auto_link: boolean;
+            snapshot_count: number;
+            edge_count: number;
+            /** @description Extension: background tasks queued for this brain (automatic linking, embeddings) */
+            pending_work: {
+                auto_link: number;
+                embeddings: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** BrainCreate */
+        BrainCreate: {
+            /** @description 1 to 200 characters after trimming */
+            name: string;
+            /** @description Whether the service links new and updated snapshots of this brain by itself (default false) */
+            auto_link?: boolean;
+        };
+        /**
+         * BrainList
+         * @description The account’s brains, newest first
+         */
+        BrainList: {
+            data: components["schemas"]["Brain"][];
+            /** @description Number of all brains of the account */
+            count: number;
+        };
+        /**
+         * BrainResponse
+         * @description The brain, with its counts
+         */
+        BrainResponse: {
+            data: components["schemas"]["Brain"];
+        };
+        /**
+         * BrainUpdate
+         * @description A new name, or automatic linking on or off
+         */
+        BrainUpdate: {
+            /** @description 1 to 200 characters after trimming */
+            name?: string;
+            /** @description Whether the service links new and updated snapshots of this brain by itself (default false) */
+            auto_link?: boolean;
+            /** @description Brain id. Read-only: accepted only unchanged. */
+            id?: unknown;
+            /** @description Owning account. Read-only: accepted only unchanged. */
+            account_id?: unknown;
+            /** @description Number of snapshots. Read-only: accepted only unchanged. */
+            snapshot_count?: unknown;
+            /** @description Number of edges. Read-only: accepted only unchanged. */
+            edge_count?: unknown;
+            /** @description Background tasks queued. Read-only: accepted only unchanged. */
+            pending_work?: unknown;
+            /** @description Creation time. Read-only: accepted only unchanged. */
+            created_at?: unknown;
+            /** @description Last update time. Read-only: accepted only unchanged. */
+            updated_at?: unknown;
+        };
+        /**
+         * Capture
+         * @description A snapshot proposed by a review run, waiting to be accepted or rejected
+         */
+        Capture: {
+            /** @description cap_… */
+            id: string;
+            /** @description The crystallize run (cry_…) that proposed it */
+            run_id: string;
+            brain_id: string;
+            snapshot: components["schemas"]["ProposedSnapshot"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /**
+         * CaptureList
+         * @description A page of pending captures, newest first
+         */
+        CaptureList: {
+            data: components["schemas"]["Capture"][];
+            /** @description Number of all pending captures of the brain */
+            count: number;
+            next_cursor?: string | null;
+        };
+        /** Contradiction */
+        Contradiction: {
+            snapshot_id: string;
+            name: string;
+            edge_id: string;
+            strength: number;
+        };
+        /** CrystallizeRequest */
+        CrystallizeRequest: {
+            /** @description The text to crystallize, 50 to 100000 characters after trimming */
+            text: string;
+            /** @description How the text was captured, 1 to 64 of a-z 0-9 _ - (default "api"); the snapshots carry it */
+            source_type?: string;
+            /** @description Brain to write into; default: the key's brain */
+            brain_id?: string;
+            /** @description Store the results as captures to accept or reject (default false) */
+            review?: boolean;
+            /** @description The agent that sent the text */
+            agent_id?: string;
+            /** @description The session the text comes from */
+            session_id?: string;
+            /** @description Link the new snapshots to each other and to the brain (default true) */
+            auto_link?: boolean;
+        };
+        /**
+         * CrystallizeResult
+         * @description What the run made and what it cost
+         */
+        CrystallizeResult: {
+            data: {
+                snapshots: components["schemas"]["Snapshot"][];
+                /** @description Snapshots created */
+                count: number;
+                /** @description The automatic edges made */
+                edges: components["schemas"]["Edge"][];
+                /** @description With review: true, the pending captures */
+                captures?: components["schemas"]["Capture"][];
+            };
+            usage: components["schemas"]["RunUsage"];
+            meta: components["schemas"]["RunMeta"];
+            /** @description cry_…: GET /v1/crystallize/:run_id */
+            run_id: string;
+        };
+        /**
+         * CrystallizeRunResponse
+         * @description The crystallize run
+         */
+        CrystallizeRunResponse: {
+            data: {
+                id: string;
+                brain_id: string;
+                /** @description "succeeded" (snapshots made) or "review" (captures made) */
+                status: string;
+                source_type: string;
+                agent_id: string | null;
+                session_id: string | null;
+                snapshot_ids: string[];
+                capture_ids: string[];
+                usage: components["schemas"]["RunUsage"];
+                meta: components["schemas"]["RunMeta"];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                created_at: string;
+            };
+        };
+        /**
+         * Edge
+         * @example {
+         *       "id": "edge_01JDQ90A1B3C5D7E9F1G3H5J7K",
+         *       "brain_id": "brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V",
+         *       "source_id": "snap_01JDQ8ZB6W8Y0A2C4E6G8J0K2M",
+         *       "target_id": "snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7",
+         *       "edge_type": "supports",
+         *       "strength": 0.9,
+         *       "label": "The habit study is the evidence behind compounding",
+         *       "origin": "manual",
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Edge: {
+            /** @description edge_ followed by a time-ordered random part */
+            id: string;
+            brain_id: string;
+            source_id: string;
+            target_id: string;
+            edge_type: components["schemas"]["EdgeType"];
+            strength: number;
+            label: string | null;
+            origin: components["schemas"]["EdgeOrigin"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /**
+         * EdgeCreate
+         * @description A new edge: source_id, target_id and edge_type are required; strength defaults to 0.5
+         */
+        EdgeCreate: {
+            /** @description Snapshot on the 'from' side */
+            source_id: string;
+            /** @description Snapshot on the 'to' side */
+            target_id: string;
+            edge_type: components["schemas"]["EdgeType"];
+            /** @description 0 to 1, default 0.5 */
+            strength?: number;
+            label?: string | null;
+        };
+        /**
+         * EdgeDeleted
+         * @description Deleted; both snapshots are unchanged
+         */
+        EdgeDeleted: {
+            /** @description A confirmation */
+            message: string;
+        };
+        /**
+         * EdgeList
+         * @description A page of edges, newest first
+         */
+        EdgeList: {
+            data: components["schemas"]["Edge"][];
+            /** @description Number of all matching edges, not the page size */
+            total: number;
+            next_cursor?: string | null;
+        };
+        /**
+         * EdgeOrigin
+         * @description manual (made by the user, or an automatic edge the user has edited) or auto (made by the service)
+         * @enum {unknown}
+         */
+        EdgeOrigin: "manual" | "auto";
+        /**
+         * EdgeResponse
+         * @description The edge
+         */
+        EdgeResponse: {
+            data: components["schemas"]["Edge"];
+        };
+        /**
+         * EdgeType
+         * @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)
+         * @enum {unknown}
+         */
+        EdgeType: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
+        /**
+         * EdgeUpdate
+         * @description The fields to change: edge_type, strength or label (null clears it)
+         */
+        EdgeUpdate: {
+            edge_type?: components["schemas"]["EdgeType"];
+            /** @description 0 to 1 */
+            strength?: number;
+            label?: string | null;
+            /** @description Edge id. Read-only: accepted only unchanged. */
+            id?: unknown;
+            /** @description Brain of both snapshots. Read-only: accepted only unchanged. */
+            brain_id?: unknown;
+            /** @description Source snapshot. Read-only: accepted only unchanged. */
+            source_id?: unknown;
+            /** @description Target snapshot. Read-only: accepted only unchanged. */
+            target_id?: unknown;
+            /** @description manual or auto; an update makes the edge manual. Read-only: accepted only unchanged. */
+            origin?: unknown;
+            /** @description Creation time. Read-only: accepted only unchanged. */
+            created_at?: unknown;
+            /** @description Last update time. Read-only: accepted only unchanged. */
+            updated_at?: unknown;
+        };
+        /**
+         * Error
+         * @description The body of every error response
+         */
+        Error: {
+            error: {
+                code: components["schemas"]["ErrorCode"];
+                /** @description For people: what went wrong, in words */
+                message: string;
+                /** @description Facts about the error; optional */
+                details?: {
+                    /** @description On 400 BAD_REQUEST: the first problem’s field */
+                    field?: string;
+                    /** @description On 400 BAD_REQUEST: the first problem’s reason */
+                    reason?: string;
+                    /** @description On 400 BAD_REQUEST: every problem found */
+                    errors?: components["schemas"]["FieldProblem"][];
+                    /** @description On 429 and 503 PROVIDER_UNAVAILABLE when known: seconds to wait */
+                    retry_after?: number;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The X-Request-Id of the request, for support and logs */
+            request_id: string;
+            /** @description On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After */
+            retry_after?: number;
+        };
+        /**
+         * ErrorCode
+         * @description What went wrong, as a stable upper-case code; the HTTP status follows from it (README, Errors)
+         * @enum {unknown}
+         */
+        ErrorCode: "BAD_REQUEST" | "INVALID_JSON" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        /**
+         * Explanation
+         * @description With explain=true: how the score was made (docs/ranking.md)
+         */
+        Explanation: {
+            /** @description text, text+graph, text+semantic or text+semantic+graph */
+            method: string;
+            /** @description Text relevance, relative to the best match of the query (0 to 1) */
+            text: number;
+            semantic: number | null;
+            graph: number | null;
+            /** @description The edges that moved this result, strongest push first */
+            edges: {
+                edge_id: string;
+                edge_type: components["schemas"]["EdgeType"];
+                /** @description The matching snapshot at the other end */
+                snapshot_id: string;
+                /** @enum {unknown} */
+                direction: "incoming" | "outgoing";
+                strength: number;
+                contribution: number;
+            }[];
+            note?: string;
+        };
+        /** FieldProblem */
+        FieldProblem: {
+            /** @description The field, e.g. `strength`, `tags[2]` or `body` */
+            field: string;
+            /** @description What is wrong with it, e.g. `must be <= 1` */
+            reason: string;
+        };
+        /**
+         * Health
+         * @description The process answers
+         */
+        Health: {
+            /** @description Always "ok": the process answers */
+            status: string;
+        };
+        /** Job */
+        Job: {
+            /** @description job_… */
+            id: string;
+            /** @description What the job does, e.g. crystallize */
+            kind: string;
+            /**
+             * @description queued, running, succeeded or failed
+             * @enum {unknown}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description Where the work is; written every few hundred milliseconds at most */
+            progress: {
+                /** @description queued, a phase named by the work, or done */
+                phase: string;
+                done: number;
+                /** @description 0 while unknown */
+                total: number;
+            };
+            /** @description When succeeded: the body the synchronous request would have answered; otherwise null */
+            result: unknown;
+            /** @description When failed: the error body the synchronous request would have answered ({ error: { code, message, details }, request_id }); otherwise null */
+            error: unknown;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /**
+         * JobAccepted
+         * @description Accepted: the work runs as a job
+         */
+        JobAccepted: {
+            data: {
+                /** @description job_…: poll GET /v1/jobs/{job_id} (also in Location) */
+                job_id: string;
+                /**
+                 * @description queued, running, succeeded or failed
+                 * @enum {unknown}
+                 */
+                status: "queued" | "running" | "succeeded" | "failed";
+            };
+        };
+        /**
+         * JobResponse
+         * @description The job
+         */
+        JobResponse: {
+            data: components["schemas"]["Job"];
+        };
+        /** KnowledgeEntry */
+        KnowledgeEntry: {
+            /** @description ske_… */
+            id: string;
+            brain_id: string;
+            /** @description src_… */
+            source_id: string;
+            /**
+             * @description concept, framework, protocol, principle, technique, quote, case_study, definition
+             * @enum {unknown}
+             */
+            entry_type: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
+            title: string;
+            content: string;
+            domain: string | null;
+            /** @description How well it is known, 0 to 1; starts at 0 */
+            mastery: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /**
+         * KnowledgeEntryResponse
+         * @description The entry
+         */
+        KnowledgeEntryResponse: {
+            data: components["schemas"]["KnowledgeEntry"];
+        };
+        /** KnowledgeEntryUpdate */
+        KnowledgeEntryUpdate: {
+            /** @description 1 to 500 characters after trimming */
+            title?: string;
+            /** @description 1 to 20000 characters after trimming */
+            content?: string;
+            domain?: string | null;
+            /** @description How well it is known, 0 to 1 */
+            mastery?: number;
+            /** @description Entry id. Read-only: accepted only unchanged. */
+            id?: unknown;
+            /** @description Owning brain. Read-only: accepted only unchanged. */
+            brain_id?: unknown;
+            /** @description Its source. Read-only: accepted only unchanged. */
+            source_id?: unknown;
+            /** @description Its type. Read-only: accepted only unchanged. */
+            entry_type?: unknown;
+            /** @description Creation time. Read-only: accepted only unchanged. */
+            created_at?: unknown;
+            /** @description Last update time. Read-only: accepted only unchanged. */
+            updated_at?: unknown;
+        };
+        /** KnowledgeIngestRequest */
+        KnowledgeIngestRequest: {
+            /**
+             * @description youtube, book, document, article, course, podcast, manual
+             * @enum {unknown}
+             */
+            source_type: "youtube" | "book" | "document" | "article" | "course" | "podcast" | "manual";
+            /** @description The source’s title, 1 to 500 characters after trimming */
+            title: string;
+            author?: string;
+            /** @description Where the source lives (never fetched) */
+            url?: string;
+            /** @description The source’s text. Required for document and manual; for the others, required unless an LLM is configured (the service never fetches the url) */
+            content?: string;
+            /** @description The field the knowledge belongs to */
+            domain?: string;
+            /** @description Up to 50 labels */
+            tags?: string[];
+            /** @description Brain to use; default: the key's brain */
+            brain_id?: string;
+            /** @description Also make snapshots from the entries (default true) */
+            create_snapshots?: boolean;
+            /** @description Link the new snapshots to each other and to the brain (default true) */
+            auto_link?: boolean;
+        };
+        /**
+         * KnowledgeIngestResult
+         * @description The source, its entries, and the snapshots and edges made
+         */
+        KnowledgeIngestResult: {
+            data: {
+                /** @description src_… */
+                source_id: string;
+                title: string;
+                author: string | null;
+                entries_count: number;
+                entries: components["schemas"]["KnowledgeEntry"][];
+                snapshots: components["schemas"]["Snapshot"][];
+                /** @description The automatic edges made */
+                edges: components["schemas"]["Edge"][];
+            };
+        };
+        /** KnowledgeSearchRequest */
+        KnowledgeSearchRequest: {
+            /** @description 1 to 500 characters after trimming */
+            query: string;
+            /** @description Brain to use; default: the key's brain */
+            brain_id?: string;
+            /** @description The field the knowledge belongs to */
+            domain?: string;
+            /**
+             * @description concept, framework, protocol, principle, technique, quote, case_study, definition
+             * @enum {unknown}
+             */
+            entry_type?: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
+            /** @description 1 to 100, default 10 */
+            limit?: number;
+        };
+        /**
+         * KnowledgeSearchResults
+         * @description Matching entries, best first
+         */
+        KnowledgeSearchResults: {
+            data: {
+                /** @description ske_… */
+                id: string;
+                brain_id: string;
+                /** @description src_… */
+                source_id: string;
+                /**
+                 * @description concept, framework, protocol, principle, technique, quote, case_study, definition
+                 * @enum {unknown}
+                 */
+                entry_type: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
+                title: string;
+                content: string;
+                domain: string | null;
+                /** @description How well it is known, 0 to 1; starts at 0 */
+                mastery: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                updated_at: string;
+                /** @description Relevance relative to the best match, 0 to 1 (higher is better) */
+                score: number;
+                /** @description The score with exactly 4 decimals */
+                similarity: string;
+            }[];
+            /** @description Number of all matching entries */
+            count: number;
+            query: string;
+        };
+        /** KnowledgeSource */
+        KnowledgeSource: {
+            /** @description src_… */
+            id: string;
+            brain_id: string;
+            source_type: string;
+            title: string;
+            author: string | null;
+            url: string | null;
+            domain: string | null;
+            tags: string[];
+            entries_count: number;
+            /** @description The snapshots made from it */
+            snapshot_ids: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /**
+         * KnowledgeSourceList
+         * @description A page of sources, newest first
+         */
+        KnowledgeSourceList: {
+            data: components["schemas"]["KnowledgeSource"][];
+            /** @description Number of all sources of the brain */
+            count: number;
+            next_cursor?: string | null;
+        };
+        /**
+         * KnowledgeSourceResponse
+         * @description The source with its entries
+         */
+        KnowledgeSourceResponse: {
+            data: {
+                /** @description src_… */
+                id: string;
+                brain_id: string;
+                source_type: string;
+                title: string;
+                author: string | null;
+                url: string | null;
+                domain: string | null;
+                tags: string[];
+                entries_count: number;
+                /** @description The snapshots made from it */
+                snapshot_ids: string[];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                updated_at: string;
+                entries: components["schemas"]["KnowledgeEntry"][];
+            };
+        };
+        /** PhaseUsage */
+        PhaseUsage: {
+            tokensIn: number;
+            tokensOut: number;
+        };
+        /** ProposedSnapshot */
+        ProposedSnapshot: {
+            name: string;
+            core: string;
+            type: components["schemas"]["SnapshotType"];
+            one_liner?: string | null;
+            story?: string | null;
+            method?: string | null;
+            steps?: string | null;
+            challenge?: string | null;
+            /** @description 0 to 1 */
+            confidence: number;
+            /** @description 0 to 1 */
+            significance_score: number;
+            tags: string[];
+        };
+        /**
+         * Readiness
+         * @description Ready (degraded still serves)
+         */
+        Readiness: {
+            /** @description "ok", "degraded" (Redis down: per-instance limits; the embedding provider down: vectors wait; the LLM provider unavailable at its last call: crystallize and ingestion answer 503), "draining" (shutting down) or "unavailable" */
+            status: string;
+            /** @description Each dependency and its state, e.g. database: ok */
+            checks: {
+                [key: string]: string;
+            };
+        };
+        /** RunMeta */
+        RunMeta: {
+            /** @description Insights extracted */
+            rawInsightCount: number;
+            /** @description After merging near-duplicates within the text */
+            refinedCount: number;
+            /** @description After dropping those the brain already holds */
+            finalCount: number;
+            durationMs: number;
+        };
+        /** RunUsage */
+        RunUsage: {
+            totalTokensIn: number;
+            totalTokensOut: number;
+            /** @description The LLM model, or "builtin" for the built-in extractor */
+            model: string;
+            phases: {
+                extract: components["schemas"]["PhaseUsage"];
+                synthesize: components["schemas"]["PhaseUsage"];
+                crystallize: components["schemas"]["PhaseUsage"];
+            };
+            embeddingTokens: number;
+            totalTokens: number;
+        };
+        /**
+         * SearchResult
+         * @description A snapshot with its score
+         * @example {
+         *       "id": "snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7",
+         *       "brain_id": "brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V",
+         *       "name": "Compounding",
+         *       "core": "Small consistent gains compound over time",
+         *       "type": "Principle",
+         *       "one_liner": "Tiny daily gains beat rare big ones",
+         *       "story": null,
+         *       "moment": null,
+         *       "source": null,
+         *       "trigger_pattern": null,
+         *       "method": null,
+         *       "steps": null,
+         *       "filter": null,
+         *       "challenge": "Most gains do not persist",
+         *       "break_test": null,
+         *       "risks": null,
+         *       "proof": null,
+         *       "emotion": {
+         *         "primary": "calm",
+         *         "intensity": 0.4
+         *       },
+         *       "confidence": 0.8,
+         *       "significance_score": 0.5,
+         *       "tags": [
+         *         "habits",
+         *         "growth"
+         *       ],
+         *       "source_type": "manual",
+         *       "source_id": null,
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:00:00.000Z",
+         *       "score": 0.9512,
+         *       "similarity": "0.9512",
+         *       "contradicted_by": []
+         *     }
+         */
+        SearchResult: {
             /** @description snap_ followed by a time-ordered random part */
             id: string;
             brain_id: string;
             name: string;
             core: string;
+            type: components["schemas"]["SnapshotType"];
+            one_liner: string | null;
+            story: string | null;
+            moment: string | null;
+            source: string | null;
+            trigger_pattern: string | null;
+            method: string | null;
+            steps: string | null;
+            filter: string | null;
+            challenge: string | null;
+            break_test: string | null;
+            risks: string | null;
+            proof: string | null;
+            emotion: {
+                [key: string]: unknown;
+            } | null;
+            confidence: number;
+            significance_score: number;
+            tags: string[];
+            /** @description "manual" for snapshots made through the API */
+            source_type: string;
+            source_id: string | null;
             /**
-             * @description Belief, Model, Rule, Conviction or Principle
-             * @enum {unknown}
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
              */
-            type: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /** @description Relevance, 0 to 1, higher is better */
+            score: number;
+            /** @description The score with exactly 4 decimals, e.g. "0.9230" */
+            similarity: string;
+            /** @description Up to 3 of the strongest contradicts edges touching the result, either direction */
+            contradicted_by: components["schemas"]["Contradiction"][];
+            explain?: components["schemas"]["Explanation"];
+        };
+        /**
+         * SearchResults
+         * @description A page of results, best first
+         */
+        SearchResults: {
+            data: components["schemas"]["SearchResult"][];
+            /** @description Number of all results over every page */
+            count: number;
+            /** @description The query as searched (trimmed) */
+            query: string;
+        };
+        /**
+         * Snapshot
+         * @example {
+         *       "id": "snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7",
+         *       "brain_id": "brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V",
+         *       "name": "Compounding",
+         *       "core": "Small consistent gains compound over time",
+         *       "type": "Principle",
+         *       "one_liner": "Tiny daily gains beat rare big ones",
+         *       "story": null,
+         *       "moment": null,
+         *       "source": null,
+         *       "trigger_pattern": null,
+         *       "method": null,
+         *       "steps": null,
+         *       "filter": null,
+         *       "challenge": "Most gains do not persist",
+         *       "break_test": null,
+         *       "risks": null,
+         *       "proof": null,
+         *       "emotion": {
+         *         "primary": "calm",
+         *         "intensity": 0.4
+         *       },
+         *       "confidence": 0.8,
+         *       "significance_score": 0.5,
+         *       "tags": [
+         *         "habits",
+         *         "growth"
+         *       ],
+         *       "source_type": "manual",
+         *       "source_id": null,
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "updated_at": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Snapshot: {
+            /** @description snap_ followed by a time-ordered random part */
+            id: string;
+            brain_id: string;
+            name: string;
+            core: string;
+            type: components["schemas"]["SnapshotType"];
             one_liner: string | null;
             story: string | null;
             moment: string | null;
@@ -3195,67 +1272,1759 @@ export interface components {
              */
             updated_at: string;
         };
-        /** Edge */
-        "def-1": {
-            /** @description edge_ followed by a time-ordered random part */
-            id: string;
-            brain_id: string;
+        /**
+         * SnapshotCreate
+         * @description A new snapshot: name and core are required, everything else has a default
+         */
+        SnapshotCreate: {
+            /** @description Display name, 1 to 200 characters after trimming */
+            name: string;
+            /** @description Core belief, insight or principle, 1 to 10000 characters after trimming */
+            core: string;
+            type?: components["schemas"]["SnapshotType"];
+            one_liner?: string | null;
+            story?: string | null;
+            moment?: string | null;
+            source?: string | null;
+            trigger_pattern?: string | null;
+            method?: string | null;
+            steps?: string | null;
+            filter?: string | null;
+            challenge?: string | null;
+            break_test?: string | null;
+            risks?: string | null;
+            proof?: string | null;
+            emotion?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Confidence, 0 to 1 (default 0.5) */
+            confidence?: number;
+            /** @description Significance, 0 to 1 (default 0.5) */
+            significance_score?: number;
+            tags?: string[] | null;
+            /** @description Brain to create in; default: the key's brain */
+            brain_id?: string;
+        };
+        /**
+         * SnapshotDeleted
+         * @description Deleted, with every edge attached to it
+         */
+        SnapshotDeleted: {
+            data: {
+                success: boolean;
+            };
+        };
+        /**
+         * SnapshotList
+         * @description A page of snapshots, newest first
+         */
+        SnapshotList: {
+            data: components["schemas"]["Snapshot"][];
+            /** @description Number of all matching snapshots, not the page size */
+            count: number;
+            next_cursor?: string | null;
+        };
+        /**
+         * SnapshotResponse
+         * @description The snapshot
+         */
+        SnapshotResponse: {
+            data: components["schemas"]["Snapshot"];
+        };
+        /**
+         * SnapshotType
+         * @description Belief, Model, Rule, Conviction or Principle
+         * @enum {unknown}
+         */
+        SnapshotType: "Belief" | "Model" | "Rule" | "Conviction" | "Principle";
+        /**
+         * SnapshotUpdate
+         * @description The fields to change; tags are replaced; null clears an optional field
+         */
+        SnapshotUpdate: {
+            /** @description Display name, 1 to 200 characters after trimming */
+            name?: string;
+            /** @description Core belief, insight or principle, 1 to 10000 characters after trimming */
+            core?: string;
+            type?: components["schemas"]["SnapshotType"];
+            one_liner?: string | null;
+            story?: string | null;
+            moment?: string | null;
+            source?: string | null;
+            trigger_pattern?: string | null;
+            method?: string | null;
+            steps?: string | null;
+            filter?: string | null;
+            challenge?: string | null;
+            break_test?: string | null;
+            risks?: string | null;
+            proof?: string | null;
+            emotion?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Confidence, 0 to 1 (default 0.5) */
+            confidence?: number;
+            /** @description Significance, 0 to 1 (default 0.5) */
+            significance_score?: number;
+            tags?: string[] | null;
+            /** @description Snapshot id. Read-only: accepted only unchanged. */
+            id?: unknown;
+            /** @description Owning brain. Read-only: accepted only unchanged. */
+            brain_id?: unknown;
+            /** @description Origin. Read-only: accepted only unchanged. */
+            source_type?: unknown;
+            /** @description Origin id. Read-only: accepted only unchanged. */
+            source_id?: unknown;
+            /** @description Creation time. Read-only: accepted only unchanged. */
+            created_at?: unknown;
+            /** @description Last update time. Read-only: accepted only unchanged. */
+            updated_at?: unknown;
+        };
+        /**
+         * Suggestion
+         * @description An edge the service would make
+         * @example {
+         *       "source_id": "snap_01JDQ8ZB6W8Y0A2C4E6G8J0K2M",
+         *       "target_id": "snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7",
+         *       "edge_type": "related_to",
+         *       "strength": 0.78,
+         *       "score": 0.7778,
+         *       "reason": "shares the words compound, habit, gains"
+         *     }
+         */
+        Suggestion: {
             source_id: string;
             target_id: string;
-            /**
-             * @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional)
-             * @enum {unknown}
-             */
-            edge_type: "supports" | "contradicts" | "elaborates" | "caused_by" | "evolved_from" | "related_to";
+            edge_type: components["schemas"]["EdgeType"];
+            /** @description The strength the edge would have (its score, to two decimals) */
             strength: number;
-            label: string | null;
-            /**
-             * @description manual (made by the user, or an automatic edge the user has edited) or auto (made by the service)
-             * @enum {unknown}
-             */
-            origin: "manual" | "auto";
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            updated_at: string;
+            /** @description How sure the service is, 0 to 1; it links by itself from 0.35 */
+            score: number;
+            /** @description Why, in words */
+            reason: string;
         };
-        /** Brain */
-        "def-2": {
-            /** @description brain_ followed by a time-ordered random part */
-            id: string;
-            account_id: string;
-            name: string;
-            auto_link: boolean;
-            snapshot_count: number;
-            edge_count: number;
-            /** @description Extension: background tasks queued for this brain (automatic linking, embeddings) */
-            pending_work: {
-                auto_link: number;
-                embeddings: number;
-            };
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            updated_at: string;
+        /**
+         * SuggestionList
+         * @description The suggestions, best first
+         */
+        SuggestionList: {
+            data: components["schemas"]["Suggestion"][];
+            /** @description Number of suggestions returned */
+            count: number;
         };
     };
-    responses: never;
+    responses: {
+        /** @description The request is invalid: BAD_REQUEST names every problem in `details` (a missing, unknown, read-only or out-of-range field); INVALID_JSON for a body that is not JSON */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No key, or a malformed, unknown or revoked one */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such object: another account’s objects are not found either */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists, but not with this method; `Allow` lists the methods it serves */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An edge of this type already joins these snapshots (`B related_to A` duplicates `A related_to B`) */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than 1 MiB */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not `application/json` */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Well-formed but impossible: an edge across two brains, or from a snapshot to itself */
+        Unprocessable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests for this key and group (or, without a valid key, from this address): wait `Retry-After` seconds, then retry */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A failure on our side; never with a stack trace. Quote `request_id` when you report it */
+        Internal: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The LLM or embedding provider answered with a refusal or something unusable */
+        ProviderError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description SERVICE_UNAVAILABLE: this instance is shutting down, retry (on another instance). PROVIDER_UNAVAILABLE: the LLM or embedding provider did not answer, with `Retry-After` when it said how long to wait */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The request’s id: the client’s own X-Request-Id when it sent a sane one, otherwise `req_…`
+         * @example req_3kTq9ZcD000042
+         */
+        "X-Request-Id": string;
+        /**
+         * @description The per-minute limit of the request’s rate-limit group for this key (or address, without a key)
+         * @example 60
+         */
+        "X-RateLimit-Limit": number;
+        /**
+         * @description How many more requests the minute window admits now; 0 on a 429, never negative
+         * @example 59
+         */
+        "X-RateLimit-Remaining": number;
+        /**
+         * @description Unix time in seconds (rounded up) at which Remaining is back at the limit if no request is made
+         * @example 1795777260
+         */
+        "X-RateLimit-Reset": number;
+        /**
+         * @description IETF draft: the limits of the group, per minute and per second
+         * @example "minute";q=60;w=60, "second";q=10;w=1
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description IETF draft: what remains of the window, and in how many seconds it resets (on a 429: the wait)
+         * @example "minute";r=59;t=60
+         */
+        RateLimit: string;
+        /**
+         * @description Whole seconds to wait (at least 1) before a retry is admitted; equal to the body’s `retry_after`
+         * @example 2
+         */
+        "Retry-After": number;
+        /**
+         * @description How to authenticate: a bearer API key
+         * @example Bearer
+         */
+        "WWW-Authenticate": string;
+        /**
+         * @description The methods this path serves
+         * @example DELETE, GET, PUT
+         */
+        Allow: string;
+        /**
+         * @description The new object’s address, under the prefix it was created through (/v1 or /api/v1)
+         * @example /v1/snapshots/snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+         */
+        Location: string;
+        /**
+         * @description Search results may be kept 30 seconds (spec 8.4: clients may cache them 30 to 60 s)
+         * @example private, max-age=30
+         */
+        "Cache-Control": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready (degraded still serves) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "database": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready: the database does not answer, or the instance is draining */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checks": {
+                     *         "database": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    listSnapshots: {
+        parameters: {
+            query?: {
+                /** @description Belief, Model, Rule, Conviction or Principle */
+                type?: components["schemas"]["SnapshotType"];
+                /** @description Brain to list; default: the key's brain */
+                brain_id?: string;
+                /** @description Page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+                /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of snapshots, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A new snapshot: name and core are required, everything else has a default */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Compounding",
+                 *       "core": "Small consistent gains compound over time",
+                 *       "type": "Principle",
+                 *       "challenge": "Most gains do not persist",
+                 *       "emotion": {
+                 *         "primary": "calm",
+                 *         "intensity": 0.4
+                 *       },
+                 *       "confidence": 0.8,
+                 *       "tags": [
+                 *         "habits",
+                 *         "growth"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SnapshotCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchSnapshots: {
+        parameters: {
+            query: {
+                /**
+                 * @description Words to find (stemmed; stop words match nothing); "a phrase" in quotes; word* for a prefix
+                 * @example compounding habits
+                 */
+                q: string;
+                /** @description Page size, 1 to 100 (default 10) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+                /** @description Brain to search; default: the key's brain */
+                brain_id?: string;
+                /** @description Belief, Model, Rule, Conviction or Principle */
+                type?: components["schemas"]["SnapshotType"];
+                /**
+                 * @description Only snapshots with this tag
+                 * @example habits
+                 */
+                tag?: string;
+                /** @description Let edges influence the ranking (default true); false ranks the same matches by text alone */
+                graph?: boolean;
+                /** @description Add each result's score parts and the edges that moved it (default false) */
+                explain?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results, best first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The snapshot’s id
+                 * @example snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The snapshot’s id
+                 * @example snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change; tags are replaced; null clears an optional field */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confidence": 0.9,
+                 *       "story": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["SnapshotUpdate"];
+            };
+        };
+        responses: {
+            /** @description The snapshot */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The snapshot’s id
+                 * @example snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with every edge attached to it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "success": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SnapshotDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEdges: {
+        parameters: {
+            query?: {
+                /** @description Edges of this snapshot, incoming and outgoing (wins over brain_id) */
+                snapshot_id?: string;
+                /** @description All edges of this brain */
+                brain_id?: string;
+                /** @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional) */
+                edge_type?: components["schemas"]["EdgeType"];
+                /** @description Only edges at least this strong (default 0) */
+                min_strength?: number;
+                /** @description Page size, 1 to 200 (default 50) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+                /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of edges, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdgeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A new edge: source_id, target_id and edge_type are required; strength defaults to 0.5 */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source_id": "snap_01JDQ8ZB6W8Y0A2C4E6G8J0K2M",
+                 *       "target_id": "snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7",
+                 *       "edge_type": "supports",
+                 *       "strength": 0.9,
+                 *       "label": "The habit study is the evidence behind compounding"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EdgeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdgeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The edge’s id
+                 * @example edge_01JDQ90A1B3C5D7E9F1G3H5J7K
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The edge */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdgeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The edge’s id
+                 * @example edge_01JDQ90A1B3C5D7E9F1G3H5J7K
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change: edge_type, strength or label (null clears it) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "strength": 0.4,
+                 *       "label": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["EdgeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The edge */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdgeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The edge’s id
+                 * @example edge_01JDQ90A1B3C5D7E9F1G3H5J7K
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; both snapshots are unchanged */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "edge deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EdgeDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBrains: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s brains, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrainList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBrain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Research"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BrainCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrainResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBrain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The brain’s id
+                 * @example brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brain, with its counts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrainResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBrain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The brain’s id
+                 * @example brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A new name, or automatic linking on or off */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "auto_link": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BrainUpdate"];
+            };
+        };
+        responses: {
+            /** @description The brain, with its counts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrainResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSnapshotSuggestions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 50 (default 10) */
+                limit?: number;
+                /** @description supports, contradicts, elaborates, caused_by, evolved_from or related_to (non-directional) */
+                edge_type?: components["schemas"]["EdgeType"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The snapshot’s id
+                 * @example snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions, best first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    crystallizeText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrystallizeRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrystallizeResult"];
+                };
+            };
+            /** @description Accepted: the work runs as a job */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCrystallizeRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The run’s id
+                 * @example cry_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The crystallize run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrystallizeRunResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCaptures: {
+        parameters: {
+            query?: {
+                /** @description Brain to list; default: the key's brain */
+                brain_id?: string;
+                /** @description Page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+                /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pending captures, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptCapture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The capture’s id
+                 * @example cap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectCapture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The capture’s id
+                 * @example cap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with every edge attached to it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "success": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SnapshotDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingestKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeIngestRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeIngestResult"];
+                };
+            };
+            /** @description Accepted: the work runs as a job */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Matching entries, best first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSearchResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listKnowledgeSources: {
+        parameters: {
+            query?: {
+                /** @description Brain to use; default: the key's brain */
+                brain_id?: string;
+                /** @description Page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+                /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sources, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSourceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKnowledgeSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The knowledge source’s id
+                 * @example src_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source with its entries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeSourceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteKnowledgeSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The knowledge source’s id
+                 * @example src_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with every edge attached to it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "success": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SnapshotDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getKnowledgeEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The knowledge entry’s id
+                 * @example ske_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeEntryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateKnowledgeEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The knowledge entry’s id
+                 * @example ske_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeEntryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeEntryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job’s id
+                 * @example job_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

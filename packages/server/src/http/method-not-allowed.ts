@@ -1,7 +1,7 @@
 import { METHODS as HTTP_METHODS } from 'node:http';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { AppError } from '../errors.js';
-import { responses } from './schemas/common.js';
+import { errorResponses } from './schemas/responses.js';
 
 /**
  * Every method Node's parser accepts — TRACE, PROPFIND and the rest too, so that a known path
@@ -33,7 +33,7 @@ export function registerMethodNotAllowed(app: FastifyInstance, methodsByUrl: Map
     app.route({
       method: missing,
       url,
-      schema: { hide: true, response: responses({}) },
+      schema: { hide: true, response: errorResponses(405) },
       handler: async (request, reply) => {
         reply.header('Allow', allow);
         throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed: ${allow}`);

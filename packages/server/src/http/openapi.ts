@@ -1,14 +1,28 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { finishDocument } from './openapi/finish-document.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same TypeBox schemas that validate requests,
  * at /v1/openapi.json, and a readable page over it at /v1/docs. Routes under /api/v1 are the
- * same routes under a second prefix (the document and the page too); the document lists them
- * once, under /v1.
+ * same routes under a second prefix (the document and the page too); the document lists each
+ * path once, under /v1, and names /api as a second server, so that `/api` + `/v1/…` is the
+ * alias (docs/decisions.md).
  */
 export const DOCS_PREFIXES = ['/v1/docs', '/api/v1/docs'];
+
+export const SERVERS = [
+  { url: '/', description: 'This server: every path under /v1' },
+  { url: '/api', description: 'The same API under /api/v1 (an alias of /v1: the same routes, keys and limits)' },
+];
+
+const TAGS = [
+  { name: 'snapshots', description: 'Structured records of a belief, insight, model, rule, conviction or principle' },
+  { name: 'edges', description: 'Typed, weighted, directed connections between two snapshots of one brain' },
+  { name: 'brains', description: 'The containers of snapshots and edges, owned by an account' },
+  { name: 'health', description: 'Liveness and readiness, without a key' },
+];
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
@@ -17,17 +31,31 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       info: {
         title: 'Snapgraph API',
         version,
-        description: 'Snapshots, typed weighted edges and brains. Every path under /v1 is also served under /api/v1.',
+        description:
+          'Snapshots, typed weighted edges and brains. Every path under /v1 is also served under /api/v1 (the second server). ' +
+          'Every error has the `Error` body; a method a path does not serve answers 405 `MethodNotAllowed` with `Allow`.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      servers: SERVERS,
+      tags: TAGS,
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An sg_… API key' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, `sg_…`: `snapgraph keys create`' },
+        },
       },
       security: [{ bearerAuth: [] }],
     },
+    // Paths stay as the routes declare them (/v1/…): `servers` only adds a prefix in front.
+    stripBasePath: false,
+    // Components are named by their schema's `$id`; `def-N` would mean one without a name, which
+    // the document test refuses. Named schemas use `title` instead (finish-document.ts).
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transform: ({ schema, url }) => {
       const hidden = url.startsWith('/api/') || url.startsWith('/v1/docs');
       return { schema: hidden ? { ...schema, hide: true } : schema, url };
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject,
   });
   // Each page in a scope of its own: the UI plugin decorates its scope with a static server.
   for (const routePrefix of DOCS_PREFIXES) {

@@ -43,10 +43,29 @@ function withSnapgraphKeywords(ajv: Ajv): Ajv {
   return ajv;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return bodyValidator.compile(schema as object);
-  return decimalNumbersOnly(schema as SchemaWithProperties, textValidator.compile(schema as object));
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema: declared, httpPart }) => {
+  const schema = trimmedLengthsOnly(declared) as object;
+  if (httpPart === 'body') return bodyValidator.compile(schema);
+  return decimalNumbersOnly(schema as SchemaWithProperties, textValidator.compile(schema));
 };
+
+/**
+ * A copy of the schema without `minLength`/`maxLength` where TRIMMED_LENGTH states the bounds:
+ * those are there for the document's readers, and checked on the raw text they would refuse a
+ * name of 200 characters padded with spaces, which the trimmed rule admits (and report an empty
+ * name twice).
+ */
+function trimmedLengthsOnly(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(trimmedLengthsOnly);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = trimmedLengthsOnly(value);
+  if (TRIMMED_LENGTH in copy) {
+    delete copy.minLength;
+    delete copy.maxLength;
+  }
+  return copy;
+}
 
 interface SchemaWithProperties {
   properties?: Record<string, { type?: unknown }>;

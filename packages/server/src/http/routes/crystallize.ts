@@ -10,7 +10,8 @@ import {
 import { registerJobKind } from '../../domain/jobs/index.js';
 import { sendCreated } from '../created.js';
 import { queueJob, wantsAsync } from '../jobs.js';
-import { IdParams, responses } from '../schemas/common.js';
+import { IdParamsOf } from '../schemas/common.js';
+import { created, responses } from '../schemas/responses.js';
 import {
   CaptureListEnvelope,
   CaptureListQuery,
@@ -29,6 +30,7 @@ registerJobKind('crystallize', async ({ domain, principal, input, progress, sign
 }));
 
 const tags = ['crystallize'];
+const CaptureParams = IdParamsOf('capture', 'cap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 
 /** Text into snapshots (DESIGN 4.4): runs, and the captures of review runs. */
 export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -37,10 +39,19 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'crystallizeText',
         summary: 'Turn free text into snapshots (or captures to review), linked automatically',
         description: 'With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.',
         body: CrystallizeBody,
-        response: responses({ 201: CrystallizeEnvelope, 202: JobAcceptedEnvelope }),
+        response: responses(
+          { 201: created(CrystallizeEnvelope), 202: JobAcceptedEnvelope },
+          400,
+          404,
+          409,
+          413,
+          415,
+          502,
+        ),
       },
     },
     async (request, reply) => {
@@ -55,9 +66,10 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getCrystallizeRun',
         summary: 'A crystallize run: what it made and what it cost',
         params: RunParams,
-        response: responses({ 200: RunEnvelope }),
+        response: responses({ 200: RunEnvelope }, 400, 404),
       },
     },
     async (request) => ({
@@ -70,9 +82,10 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listCaptures',
         summary: 'Pending captures of a brain, newest first',
         querystring: CaptureListQuery,
-        response: responses({ 200: CaptureListEnvelope }),
+        response: responses({ 200: CaptureListEnvelope }, 400, 404),
       },
     },
     async (request) => {
@@ -90,9 +103,10 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'acceptCapture',
         summary: 'Accept a capture: it becomes a snapshot, linked automatically',
-        params: IdParams,
-        response: responses({ 201: SnapshotEnvelope }),
+        params: CaptureParams,
+        response: responses({ 201: created(SnapshotEnvelope) }, 400, 404, 409),
       },
     },
     async (request, reply) => {
@@ -106,9 +120,10 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'rejectCapture',
         summary: 'Reject a capture: it leaves the pending list',
-        params: IdParams,
-        response: responses({ 200: SnapshotDeleted }),
+        params: CaptureParams,
+        response: responses({ 200: SnapshotDeleted }, 400, 404, 409),
       },
     },
     async (request) => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createEdge, deleteEdge, getEdge, listEdges, updateEdge } from '../../domain/edges.js';
 import { listBodyBytes, sendJsonText } from '../json-text.js';
-import { IdParams, responses } from '../schemas/common.js';
+import { IdParamsOf } from '../schemas/common.js';
+import { created, responses } from '../schemas/responses.js';
 import {
   EdgeCreateBody,
   EdgeDeleted,
@@ -13,6 +14,7 @@ import {
 import { sendCreated } from '../created.js';
 
 const tags = ['edges'];
+const IdParams = IdParamsOf('edge', 'edge_01JDQ90A1B3C5D7E9F1G3H5J7K');
 
 export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -20,9 +22,10 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'createEdge',
         summary: 'Create an edge between two snapshots of one brain',
         body: EdgeCreateBody,
-        response: responses({ 201: EdgeEnvelope }),
+        response: responses({ 201: created(EdgeEnvelope) }, 400, 404, 409, 413, 415, 422),
       },
     },
     async (request, reply) => {
@@ -36,9 +39,12 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listEdges',
         summary: 'List edges of a snapshot (incoming and outgoing) or of a brain, newest first',
+        description:
+          'One of `snapshot_id` and `brain_id` is required; `snapshot_id` wins when both are given. `total` is the number of all matches.',
         querystring: EdgeListQuery,
-        response: responses({ 200: EdgeListEnvelope }),
+        response: responses({ 200: EdgeListEnvelope }, 400, 404),
       },
     },
     async (request, reply) => {
@@ -49,7 +55,15 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/edges/:id',
-    { schema: { tags, summary: 'Get one edge', params: IdParams, response: responses({ 200: EdgeEnvelope }) } },
+    {
+      schema: {
+        tags,
+        operationId: 'getEdge',
+        summary: 'Get one edge',
+        params: IdParams,
+        response: responses({ 200: EdgeEnvelope }, 400, 404),
+      },
+    },
     async (request) => ({ data: await getEdge(app.domain, request.principal, request.params.id) }),
   );
 
@@ -58,10 +72,13 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'updateEdge',
         summary: 'Update an edge: edge_type, strength or label',
+        description:
+          'An automatic edge that is edited becomes manual. A change that would duplicate another edge is a 409.',
         params: IdParams,
         body: EdgeUpdateBody,
-        response: responses({ 200: EdgeEnvelope }),
+        response: responses({ 200: EdgeEnvelope }, 400, 404, 409, 413, 415),
       },
     },
     async (request) => ({ data: await updateEdge(app.domain, request.principal, request.params.id, request.body) }),
@@ -69,7 +86,15 @@ export const edgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/edges/:id',
-    { schema: { tags, summary: 'Delete an edge', params: IdParams, response: responses({ 200: EdgeDeleted }) } },
+    {
+      schema: {
+        tags,
+        operationId: 'deleteEdge',
+        summary: 'Delete an edge',
+        params: IdParams,
+        response: responses({ 200: EdgeDeleted }, 400, 404),
+      },
+    },
     async (request) => {
       await deleteEdge(app.domain, request.principal, request.params.id);
       return { message: 'edge deleted' };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getJob } from '../../domain/jobs/index.js';
-import { IdParams, responses } from '../schemas/common.js';
+import { IdParamsOf } from '../schemas/common.js';
+import { responses } from '../schemas/responses.js';
 import { JobEnvelope } from '../schemas/job.js';
 
 export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -9,9 +10,10 @@ export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['jobs'],
+        operationId: 'getJob',
         summary: 'Get a job: its status, progress, and the result or error once it has finished',
-        params: IdParams,
-        response: responses({ 200: JobEnvelope }),
+        params: IdParamsOf('job', 'job_01JDQ8Z2X4M3N5P7Q9R1S3T5V7'),
+        response: responses({ 200: JobEnvelope }, 400, 404),
       },
     },
     async (request) => ({ data: await getJob(app.domain, request.principal, request.params.id) }),

@@ -12,7 +12,8 @@ import {
 } from '../../domain/knowledge/index.js';
 import { registerJobKind } from '../../domain/jobs/index.js';
 import { queueJob, wantsAsync } from '../jobs.js';
-import { IdParams, responses } from '../schemas/common.js';
+import { IdParamsOf } from '../schemas/common.js';
+import { created, responses } from '../schemas/responses.js';
 import { JobAcceptedEnvelope } from '../schemas/job.js';
 import {
   EntryEnvelope,
@@ -28,6 +29,8 @@ import {
 import { SnapshotDeleted } from '../schemas/snapshot.js';
 
 const tags = ['knowledge'];
+const SourceParams = IdParamsOf('knowledge source', 'src_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
+const EntryParams = IdParamsOf('knowledge entry', 'ske_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 
 // `Prefer: respond-async` runs the same work as a job (DESIGN 4.7); its result is this body.
 registerJobKind('knowledge.ingest', async ({ domain, principal, input, progress, signal }) => ({
@@ -42,10 +45,20 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'ingestKnowledge',
         summary: 'Ingest a source: its knowledge entries, and snapshots made from them, linked automatically',
         description: 'With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.',
         body: KnowledgeIngestBody,
-        response: responses({ 201: KnowledgeIngestEnvelope, 202: JobAcceptedEnvelope }),
+        response: responses(
+          { 201: created(KnowledgeIngestEnvelope), 202: JobAcceptedEnvelope },
+          400,
+          404,
+          409,
+          413,
+          415,
+          422,
+          502,
+        ),
       },
     },
     async (request, reply) => {
@@ -66,9 +79,10 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'searchKnowledge',
         summary: 'Search knowledge entries by text',
         body: KnowledgeSearchBody,
-        response: responses({ 200: KnowledgeSearchEnvelope }),
+        response: responses({ 200: KnowledgeSearchEnvelope }, 400, 404, 409, 413, 415),
       },
     },
     async (request) =>
@@ -80,9 +94,10 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listKnowledgeSources',
         summary: 'Knowledge sources of a brain, newest first',
         querystring: SourceListQuery,
-        response: responses({ 200: SourceListEnvelope }),
+        response: responses({ 200: SourceListEnvelope }, 400, 404),
       },
     },
     async (request) => {
@@ -100,9 +115,10 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getKnowledgeSource',
         summary: 'One knowledge source with its entries',
-        params: IdParams,
-        response: responses({ 200: SourceEnvelope }),
+        params: SourceParams,
+        response: responses({ 200: SourceEnvelope }, 400, 404),
       },
     },
     async (request) => ({ data: await getSource(app.domain, request.principal, request.params.id) }),
@@ -113,9 +129,10 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'deleteKnowledgeSource',
         summary: 'Delete a knowledge source and its entries (snapshots made from it stay)',
-        params: IdParams,
-        response: responses({ 200: SnapshotDeleted }),
+        params: SourceParams,
+        response: responses({ 200: SnapshotDeleted }, 400, 404),
       },
     },
     async (request) => {
@@ -129,9 +146,10 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getKnowledgeEntry',
         summary: 'One knowledge entry',
-        params: IdParams,
-        response: responses({ 200: EntryEnvelope }),
+        params: EntryParams,
+        response: responses({ 200: EntryEnvelope }, 400, 404),
       },
     },
     async (request) => ({ data: await getEntry(app.domain, request.principal, request.params.id) }),
@@ -142,10 +160,11 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'updateKnowledgeEntry',
         summary: "Update an entry's mastery, title, content or domain",
-        params: IdParams,
+        params: EntryParams,
         body: EntryUpdateBody,
-        response: responses({ 200: EntryEnvelope }),
+        response: responses({ 200: EntryEnvelope }, 400, 404, 413, 415),
       },
     },
     async (request) => ({ data: await updateEntry(app.domain, request.principal, request.params.id, request.body) }),

@@ -8,7 +8,8 @@ import {
 } from '../../domain/snapshots.js';
 import { then } from '../../maybe.js';
 import { dataEnvelope, listBody, sendJsonText } from '../json-text.js';
-import { IdParams, responses } from '../schemas/common.js';
+import { IdParamsOf } from '../schemas/common.js';
+import { created, responses, withHeaders } from '../schemas/responses.js';
 import {
   SnapshotCreateBody,
   SnapshotDeleted,
@@ -22,6 +23,7 @@ import { searchSnapshots, type SearchPage } from '../../domain/search/index.js';
 import { SearchEnvelope, SearchQuery } from '../schemas/search.js';
 
 const tags = ['snapshots'];
+const IdParams = IdParamsOf('snapshot', 'snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 
 export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -29,9 +31,11 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'createSnapshot',
         summary: 'Create a snapshot',
+        description: "In the key's default brain, or in the brain named by `brain_id` (any brain of the account).",
         body: SnapshotCreateBody,
-        response: responses({ 201: SnapshotEnvelope }),
+        response: responses({ 201: created(SnapshotEnvelope) }, 400, 404, 413, 415),
       },
     },
     async (request, reply) => {
@@ -45,9 +49,12 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'listSnapshots',
         summary: 'List snapshots of a brain, newest first',
+        description:
+          "The key's default brain, or the one named by `brain_id`. `count` is the number of all matches; pass `cursor` (empty for the first page) for keyset pages.",
         querystring: SnapshotListQuery,
-        response: responses({ 200: SnapshotListEnvelope }),
+        response: responses({ 200: SnapshotListEnvelope }, 400, 404),
       },
     },
     async (request, reply) => {
@@ -61,9 +68,11 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'searchSnapshots',
         summary: 'Search snapshots: text relevance, influenced by the graph (docs/ranking.md)',
+        description: 'Results may be cached by the client for 30 to 60 seconds (spec 8.4).',
         querystring: SearchQuery,
-        response: responses({ 200: SearchEnvelope }),
+        response: responses({ 200: withHeaders(SearchEnvelope, 'Cache-Control') }, 400, 404),
       },
     },
     async (request, reply) => {
@@ -77,7 +86,13 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/snapshots/:id',
     {
-      schema: { tags, summary: 'Get one snapshot', params: IdParams, response: responses({ 200: SnapshotEnvelope }) },
+      schema: {
+        tags,
+        operationId: 'getSnapshot',
+        summary: 'Get one snapshot',
+        params: IdParams,
+        response: responses({ 200: SnapshotEnvelope }, 400, 404),
+      },
     },
     // The database builds the snapshot's JSON; sent as text, it skips object building and
     // serialization (the response schema still documents it).
@@ -92,10 +107,11 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'updateSnapshot',
         summary: 'Update a snapshot: only the fields sent change; tags are replaced',
         params: IdParams,
         body: SnapshotUpdateBody,
-        response: responses({ 200: SnapshotEnvelope }),
+        response: responses({ 200: SnapshotEnvelope }, 400, 404, 413, 415),
       },
     },
     async (request) => ({
@@ -108,9 +124,10 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'deleteSnapshot',
         summary: 'Delete a snapshot and every edge attached to it',
         params: IdParams,
-        response: responses({ 200: SnapshotDeleted }),
+        response: responses({ 200: SnapshotDeleted }, 400, 404),
       },
     },
     async (request) => {

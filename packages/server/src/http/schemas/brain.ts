@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { BRAIN_NAME_MAX } from '../../domain/brains.js';
+import { BRAIN_EXAMPLE } from './examples.js';
 import { PageLimit, PageOffset, ReadOnly, Timestamp, TrimmedText } from './common.js';
 
 const BrainName = TrimmedText(1, BRAIN_NAME_MAX, `1 to ${BRAIN_NAME_MAX} characters after trimming`);
@@ -9,7 +10,7 @@ const AutoLink = Type.Boolean({
 
 export const BrainCreateBody = Type.Object(
   { name: BrainName, auto_link: Type.Optional(AutoLink) },
-  { additionalProperties: false },
+  { title: 'BrainCreate', additionalProperties: false, examples: [{ name: 'Research' }] },
 );
 
 export const BrainUpdateBody = Type.Object(
@@ -24,7 +25,13 @@ export const BrainUpdateBody = Type.Object(
     created_at: ReadOnly('Creation time'),
     updated_at: ReadOnly('Last update time'),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    title: 'BrainUpdate',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'A new name, or automatic linking on or off',
+    examples: [{ auto_link: true }],
+  },
 );
 
 export const BrainSchema = Type.Object(
@@ -42,12 +49,18 @@ export const BrainSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Brain' },
+  { title: 'Brain', examples: [BRAIN_EXAMPLE] },
 );
 
 export const BrainListQuery = Type.Object({ limit: PageLimit(100), offset: PageOffset });
-export const BrainEnvelope = Type.Object({ data: BrainSchema });
-export const BrainListEnvelope = Type.Object({
-  data: Type.Array(BrainSchema),
-  count: Type.Integer({ description: 'Number of all brains of the account' }),
-});
+export const BrainEnvelope = Type.Object(
+  { data: BrainSchema },
+  { title: 'BrainResponse', description: 'The brain, with its counts' },
+);
+export const BrainListEnvelope = Type.Object(
+  {
+    data: Type.Array(BrainSchema),
+    count: Type.Integer({ description: 'Number of all brains of the account' }),
+  },
+  { title: 'BrainList', description: 'The account’s brains, newest first' },
+);

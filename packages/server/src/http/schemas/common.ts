@@ -3,31 +3,61 @@ import { TRIMMED_LENGTH } from '../validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** Text whose length is counted after trimming (the server stores it trimmed). */
-export const TrimmedText = (min: number, max: number, description: string) =>
-  Type.String({ [TRIMMED_LENGTH]: { min, max }, description });
+/**
+ * Text whose length is counted after trimming (the server stores it trimmed). `minLength` and
+ * `maxLength` tell the document's readers the same bounds; the validator leaves them to the
+ * trimmed rule, which also admits a value padded beyond `maxLength` (validation.ts).
+ */
+export const TrimmedText = (min: number, max: number, description: string, examples?: string[]) =>
+  Type.String({
+    minLength: min,
+    maxLength: max,
+    [TRIMMED_LENGTH]: { min, max },
+    description,
+    ...(examples ? { examples } : {}),
+  });
+
+/**
+ * A query parameter a client may leave out: optional in the document, and always there after
+ * validation, which fills in its `default` (Ajv's useDefaults). Typed as present, so handlers
+ * and the domain need no fallback of their own.
+ */
+export const Defaulted = <T extends TSchema>(schema: T): T => Type.Optional(schema) as unknown as T;
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
 export const Unit = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1 }) });
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, description: 'The object’s id' }) });
+
+/** The `:id` of a route, described for the object it names, e.g. `IdParamsOf('snapshot', 'snap_…')`. */
+export const IdParamsOf = (what: string, example: string) =>
+  Type.Object({ id: Type.String({ minLength: 1, description: `The ${what}’s id`, examples: [example] }) });
 
 /** Read-only fields accepted on update so that GET → change → PUT works; checked against the stored value. */
 export const ReadOnly = (description: string) =>
   Type.Optional(Type.Unknown({ description: `${description}. Read-only: accepted only unchanged.` }));
 
-export const PageLimit = (max: number) =>
-  Type.Integer({ minimum: 1, maximum: max, default: 50, description: `Page size, 1 to ${max}` });
+export const PageLimit = (max: number, fallback = 50) =>
+  Defaulted(
+    Type.Integer({
+      minimum: 1,
+      maximum: max,
+      default: fallback,
+      description: `Page size, 1 to ${max} (default ${fallback})`,
+    }),
+  );
 
 // Bounded so that every accepted offset is an exact integer the databases take (2^63 and up
 // reached SQLite as a REAL and failed there).
-export const PageOffset = Type.Integer({
-  minimum: 0,
-  maximum: Number.MAX_SAFE_INTEGER,
-  default: 0,
-  description: 'Number of items to skip',
-});
+export const PageOffset = Defaulted(
+  Type.Integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 0,
+    description: 'Number of items to skip (default 0)',
+  }),
+);
 
 export const PageCursor = Type.Optional(
   Type.String({
@@ -46,24 +76,6 @@ export const NextCursor = Type.Optional(
   ),
 );
 
-export const ErrorSchema = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.String({ description: 'Upper-case error code, e.g. BAD_REQUEST, NOT_FOUND, CONFLICT' }),
-      message: Type.String(),
-      details: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    }),
-    request_id: Type.String(),
-    retry_after: Type.Optional(
-      Type.Integer({
-        description: 'On 429 and on 503 PROVIDER_UNAVAILABLE when known: seconds to wait, equal to Retry-After',
-      }),
-    ),
-  },
-  { $id: 'Error', description: 'The body of every error response' },
-);
-
-/** Every route's responses: its success schemas plus the shared error body for every failure. */
-export function responses<T extends Record<number, TSchema>>(success: T) {
-  return { ...success, '4xx': ErrorSchema, '5xx': ErrorSchema };
-}
+// Kept here for the routes written against it: the helpers live in responses.ts.
+export { errorResponses, responses } from './responses.js';
+export { ErrorSchema } from './error.js';

@@ -33,39 +33,48 @@ export const CrystallizeBody = Type.Object(
     session_id: Type.Optional(Type.String({ maxLength: 200, description: 'The session the text comes from' })),
     auto_link: Type.Optional(AutoLinkOption),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CrystallizeRequest' },
 );
 
-const PhaseUsage = Type.Object({ tokensIn: Type.Integer(), tokensOut: Type.Integer() });
-export const RunUsageSchema = Type.Object({
-  totalTokensIn: Type.Integer(),
-  totalTokensOut: Type.Integer(),
-  model: Type.String({ description: 'The LLM model, or "builtin" for the built-in extractor' }),
-  phases: Type.Object({ extract: PhaseUsage, synthesize: PhaseUsage, crystallize: PhaseUsage }),
-  embeddingTokens: Type.Integer(),
-  totalTokens: Type.Integer(),
-});
-export const RunMetaSchema = Type.Object({
-  rawInsightCount: Type.Integer({ description: 'Insights extracted' }),
-  refinedCount: Type.Integer({ description: 'After merging near-duplicates within the text' }),
-  finalCount: Type.Integer({ description: 'After dropping those the brain already holds' }),
-  durationMs: Type.Integer(),
-});
+const PhaseUsage = Type.Object({ tokensIn: Type.Integer(), tokensOut: Type.Integer() }, { title: 'PhaseUsage' });
+export const RunUsageSchema = Type.Object(
+  {
+    totalTokensIn: Type.Integer(),
+    totalTokensOut: Type.Integer(),
+    model: Type.String({ description: 'The LLM model, or "builtin" for the built-in extractor' }),
+    phases: Type.Object({ extract: PhaseUsage, synthesize: PhaseUsage, crystallize: PhaseUsage }),
+    embeddingTokens: Type.Integer(),
+    totalTokens: Type.Integer(),
+  },
+  { title: 'RunUsage' },
+);
+export const RunMetaSchema = Type.Object(
+  {
+    rawInsightCount: Type.Integer({ description: 'Insights extracted' }),
+    refinedCount: Type.Integer({ description: 'After merging near-duplicates within the text' }),
+    finalCount: Type.Integer({ description: 'After dropping those the brain already holds' }),
+    durationMs: Type.Integer(),
+  },
+  { title: 'RunMeta' },
+);
 
 const proposedText = (description: string) => Type.Optional(Nullable(Type.String({ description })));
-export const ProposedSnapshotSchema = Type.Object({
-  name: Type.String(),
-  core: Type.String(),
-  type: SnapshotTypeSchema,
-  one_liner: proposedText('One-sentence summary'),
-  story: proposedText('Narrative or backstory'),
-  method: proposedText('How to apply it'),
-  steps: proposedText('Step-by-step application process'),
-  challenge: proposedText('Strongest counterargument'),
-  confidence: Unit('0 to 1'),
-  significance_score: Unit('0 to 1'),
-  tags: Type.Array(Type.String()),
-});
+export const ProposedSnapshotSchema = Type.Object(
+  {
+    name: Type.String(),
+    core: Type.String(),
+    type: SnapshotTypeSchema,
+    one_liner: proposedText('One-sentence summary'),
+    story: proposedText('Narrative or backstory'),
+    method: proposedText('How to apply it'),
+    steps: proposedText('Step-by-step application process'),
+    challenge: proposedText('Strongest counterargument'),
+    confidence: Unit('0 to 1'),
+    significance_score: Unit('0 to 1'),
+    tags: Type.Array(Type.String()),
+  },
+  { title: 'ProposedSnapshot' },
+);
 
 export const CaptureSchema = Type.Object(
   {
@@ -75,38 +84,46 @@ export const CaptureSchema = Type.Object(
     snapshot: ProposedSnapshotSchema,
     created_at: Timestamp,
   },
-  { description: 'A snapshot proposed by a review run, waiting to be accepted or rejected' },
+  { title: 'Capture', description: 'A snapshot proposed by a review run, waiting to be accepted or rejected' },
 );
 
-export const CrystallizeEnvelope = Type.Object({
-  data: Type.Object({
-    snapshots: Type.Array(SnapshotSchema),
-    count: Type.Integer({ description: 'Snapshots created' }),
-    edges: Type.Array(EdgeSchema, { description: 'The automatic edges made' }),
-    captures: Type.Optional(Type.Array(CaptureSchema, { description: 'With review: true, the pending captures' })),
-  }),
-  usage: RunUsageSchema,
-  meta: RunMetaSchema,
-  run_id: Type.String({ description: 'cry_…: GET /v1/crystallize/:run_id' }),
-});
-
-export const RunParams = Type.Object({ run_id: Type.String({ minLength: 1 }) });
-
-export const RunEnvelope = Type.Object({
-  data: Type.Object({
-    id: Type.String(),
-    brain_id: Type.String(),
-    status: Type.String({ description: '"succeeded" (snapshots made) or "review" (captures made)' }),
-    source_type: Type.String(),
-    agent_id: Nullable(Type.String()),
-    session_id: Nullable(Type.String()),
-    snapshot_ids: Type.Array(Type.String()),
-    capture_ids: Type.Array(Type.String()),
+export const CrystallizeEnvelope = Type.Object(
+  {
+    data: Type.Object({
+      snapshots: Type.Array(SnapshotSchema),
+      count: Type.Integer({ description: 'Snapshots created' }),
+      edges: Type.Array(EdgeSchema, { description: 'The automatic edges made' }),
+      captures: Type.Optional(Type.Array(CaptureSchema, { description: 'With review: true, the pending captures' })),
+    }),
     usage: RunUsageSchema,
     meta: RunMetaSchema,
-    created_at: Timestamp,
-  }),
+    run_id: Type.String({ description: 'cry_…: GET /v1/crystallize/:run_id' }),
+  },
+  { title: 'CrystallizeResult', description: 'What the run made and what it cost' },
+);
+
+export const RunParams = Type.Object({
+  run_id: Type.String({ minLength: 1, description: 'The run’s id', examples: ['cry_01JDQ8Z2X4M3N5P7Q9R1S3T5V7'] }),
 });
+
+export const RunEnvelope = Type.Object(
+  {
+    data: Type.Object({
+      id: Type.String(),
+      brain_id: Type.String(),
+      status: Type.String({ description: '"succeeded" (snapshots made) or "review" (captures made)' }),
+      source_type: Type.String(),
+      agent_id: Nullable(Type.String()),
+      session_id: Nullable(Type.String()),
+      snapshot_ids: Type.Array(Type.String()),
+      capture_ids: Type.Array(Type.String()),
+      usage: RunUsageSchema,
+      meta: RunMetaSchema,
+      created_at: Timestamp,
+    }),
+  },
+  { title: 'CrystallizeRunResponse', description: 'The crystallize run' },
+);
 
 export const CaptureListQuery = Type.Object({
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to list; default: the key's brain" })),
@@ -115,8 +132,11 @@ export const CaptureListQuery = Type.Object({
   cursor: PageCursor,
 });
 
-export const CaptureListEnvelope = Type.Object({
-  data: Type.Array(CaptureSchema),
-  count: Type.Integer({ description: 'Number of all pending captures of the brain' }),
-  next_cursor: NextCursor,
-});
+export const CaptureListEnvelope = Type.Object(
+  {
+    data: Type.Array(CaptureSchema),
+    count: Type.Integer({ description: 'Number of all pending captures of the brain' }),
+    next_cursor: NextCursor,
+  },
+  { title: 'CaptureList', description: 'A page of pending captures, newest first' },
+);

@@ -12,30 +12,33 @@ export const JobAcceptedEnvelope = Type.Object(
       status: JobStatus,
     }),
   },
-  { description: 'Accepted: the work runs as a job' },
+  { title: 'JobAccepted', description: 'Accepted: the work runs as a job' },
 );
 
-export const JobSchema = Type.Object({
-  id: Type.String({ description: 'job_…' }),
-  kind: Type.String({ description: 'What the job does, e.g. crystallize' }),
-  status: JobStatus,
-  progress: Type.Object(
-    {
-      phase: Type.String({ description: 'queued, a phase named by the work, or done' }),
-      done: Type.Integer({ minimum: 0 }),
-      total: Type.Integer({ minimum: 0, description: '0 while unknown' }),
-    },
-    { description: 'Where the work is; written every few hundred milliseconds at most' },
-  ),
-  result: Type.Unknown({
-    description: 'When succeeded: the body the synchronous request would have answered; otherwise null',
-  }),
-  error: Type.Unknown({
-    description:
-      'When failed: the error body the synchronous request would have answered ({ error: { code, message, details }, request_id }); otherwise null',
-  }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const JobSchema = Type.Object(
+  {
+    id: Type.String({ description: 'job_…' }),
+    kind: Type.String({ description: 'What the job does, e.g. crystallize' }),
+    status: JobStatus,
+    progress: Type.Object(
+      {
+        phase: Type.String({ description: 'queued, a phase named by the work, or done' }),
+        done: Type.Integer({ minimum: 0 }),
+        total: Type.Integer({ minimum: 0, description: '0 while unknown' }),
+      },
+      { description: 'Where the work is; written every few hundred milliseconds at most' },
+    ),
+    result: Type.Unknown({
+      description: 'When succeeded: the body the synchronous request would have answered; otherwise null',
+    }),
+    error: Type.Unknown({
+      description:
+        'When failed: the error body the synchronous request would have answered ({ error: { code, message, details }, request_id }); otherwise null',
+    }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Job' },
+);
 
-export const JobEnvelope = Type.Object({ data: JobSchema });
+export const JobEnvelope = Type.Object({ data: JobSchema }, { title: 'JobResponse', description: 'The job' });

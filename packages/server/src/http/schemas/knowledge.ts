@@ -49,33 +49,39 @@ export const KnowledgeIngestBody = Type.Object(
     ),
     auto_link: Type.Optional(AutoLinkOption),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'KnowledgeIngestRequest' },
 );
 
-export const EntrySchema = Type.Object({
-  id: Type.String({ description: 'ske_…' }),
-  brain_id: Type.String(),
-  source_id: Type.String({ description: 'src_…' }),
-  entry_type: EntryTypeSchema,
-  title: Type.String(),
-  content: Type.String(),
-  domain: Nullable(Type.String()),
-  mastery: Unit('How well it is known, 0 to 1; starts at 0'),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
-
-export const KnowledgeIngestEnvelope = Type.Object({
-  data: Type.Object({
+export const EntrySchema = Type.Object(
+  {
+    id: Type.String({ description: 'ske_…' }),
+    brain_id: Type.String(),
     source_id: Type.String({ description: 'src_…' }),
+    entry_type: EntryTypeSchema,
     title: Type.String(),
-    author: Nullable(Type.String()),
-    entries_count: Type.Integer(),
-    entries: Type.Array(EntrySchema),
-    snapshots: Type.Array(SnapshotSchema),
-    edges: Type.Array(EdgeSchema, { description: 'The automatic edges made' }),
-  }),
-});
+    content: Type.String(),
+    domain: Nullable(Type.String()),
+    mastery: Unit('How well it is known, 0 to 1; starts at 0'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'KnowledgeEntry' },
+);
+
+export const KnowledgeIngestEnvelope = Type.Object(
+  {
+    data: Type.Object({
+      source_id: Type.String({ description: 'src_…' }),
+      title: Type.String(),
+      author: Nullable(Type.String()),
+      entries_count: Type.Integer(),
+      entries: Type.Array(EntrySchema),
+      snapshots: Type.Array(SnapshotSchema),
+      edges: Type.Array(EdgeSchema, { description: 'The automatic edges made' }),
+    }),
+  },
+  { title: 'KnowledgeIngestResult', description: 'The source, its entries, and the snapshots and edges made' },
+);
 
 export const KnowledgeSearchBody = Type.Object(
   {
@@ -83,37 +89,44 @@ export const KnowledgeSearchBody = Type.Object(
     brain_id: Type.Optional(BrainId),
     domain: Type.Optional(DomainName),
     entry_type: Type.Optional(EntryTypeSchema),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: '1 to 100' })),
+    // No `default` keyword: generated clients would then require it in the body (the route fills in 10).
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100, default 10' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'KnowledgeSearchRequest' },
 );
 
-export const KnowledgeSearchEnvelope = Type.Object({
-  data: Type.Array(
-    Type.Object({
-      ...EntrySchema.properties,
-      score: Unit('Relevance relative to the best match, 0 to 1 (higher is better)'),
-      similarity: Type.String({ description: 'The score with exactly 4 decimals' }),
-    }),
-  ),
-  count: Type.Integer({ description: 'Number of all matching entries' }),
-  query: Type.String(),
-});
+export const KnowledgeSearchEnvelope = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        ...EntrySchema.properties,
+        score: Unit('Relevance relative to the best match, 0 to 1 (higher is better)'),
+        similarity: Type.String({ description: 'The score with exactly 4 decimals' }),
+      }),
+    ),
+    count: Type.Integer({ description: 'Number of all matching entries' }),
+    query: Type.String(),
+  },
+  { title: 'KnowledgeSearchResults', description: 'Matching entries, best first' },
+);
 
-export const SourceSchema = Type.Object({
-  id: Type.String({ description: 'src_…' }),
-  brain_id: Type.String(),
-  source_type: Type.String(),
-  title: Type.String(),
-  author: Nullable(Type.String()),
-  url: Nullable(Type.String()),
-  domain: Nullable(Type.String()),
-  tags: Type.Array(Type.String()),
-  entries_count: Type.Integer(),
-  snapshot_ids: Type.Array(Type.String(), { description: 'The snapshots made from it' }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const SourceSchema = Type.Object(
+  {
+    id: Type.String({ description: 'src_…' }),
+    brain_id: Type.String(),
+    source_type: Type.String(),
+    title: Type.String(),
+    author: Nullable(Type.String()),
+    url: Nullable(Type.String()),
+    domain: Nullable(Type.String()),
+    tags: Type.Array(Type.String()),
+    entries_count: Type.Integer(),
+    snapshot_ids: Type.Array(Type.String(), { description: 'The snapshots made from it' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'KnowledgeSource' },
+);
 
 export const SourceListQuery = Type.Object({
   brain_id: Type.Optional(BrainId),
@@ -122,17 +135,26 @@ export const SourceListQuery = Type.Object({
   cursor: PageCursor,
 });
 
-export const SourceListEnvelope = Type.Object({
-  data: Type.Array(SourceSchema),
-  count: Type.Integer({ description: 'Number of all sources of the brain' }),
-  next_cursor: NextCursor,
-});
+export const SourceListEnvelope = Type.Object(
+  {
+    data: Type.Array(SourceSchema),
+    count: Type.Integer({ description: 'Number of all sources of the brain' }),
+    next_cursor: NextCursor,
+  },
+  { title: 'KnowledgeSourceList', description: 'A page of sources, newest first' },
+);
 
-export const SourceEnvelope = Type.Object({
-  data: Type.Object({ ...SourceSchema.properties, entries: Type.Array(EntrySchema) }),
-});
+export const SourceEnvelope = Type.Object(
+  {
+    data: Type.Object({ ...SourceSchema.properties, entries: Type.Array(EntrySchema) }),
+  },
+  { title: 'KnowledgeSourceResponse', description: 'The source with its entries' },
+);
 
-export const EntryEnvelope = Type.Object({ data: EntrySchema });
+export const EntryEnvelope = Type.Object(
+  { data: EntrySchema },
+  { title: 'KnowledgeEntryResponse', description: 'The entry' },
+);
 
 export const EntryUpdateBody = Type.Object(
   {
@@ -149,5 +171,5 @@ export const EntryUpdateBody = Type.Object(
     created_at: ReadOnly('Creation time'),
     updated_at: ReadOnly('Last update time'),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'KnowledgeEntryUpdate' },
 );

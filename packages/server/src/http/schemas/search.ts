@@ -1,33 +1,40 @@
 import { Type } from 'typebox';
 import { EdgeTypeSchema } from './edge.js';
-import { Nullable, PageOffset, TrimmedText } from './common.js';
+import { Defaulted, Nullable, PageLimit, PageOffset, TrimmedText } from './common.js';
+import { SNAPSHOT_EXAMPLE } from './examples.js';
 import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
 
 export const SEARCH_QUERY_MAX = 500;
 
-const Flag = (description: string, fallback: boolean) => Type.Boolean({ default: fallback, description });
+const Flag = (description: string, fallback: boolean) => Defaulted(Type.Boolean({ default: fallback, description }));
 
 export const SearchQuery = Type.Object({
   q: TrimmedText(
     1,
     SEARCH_QUERY_MAX,
     'Words to find (stemmed; stop words match nothing); "a phrase" in quotes; word* for a prefix',
+    ['compounding habits'],
   ),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Page size, 1 to 100' }),
+  limit: PageLimit(100, 10),
   offset: PageOffset,
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to search; default: the key's brain" })),
   type: Type.Optional(SnapshotTypeSchema),
-  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only snapshots with this tag' })),
+  tag: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Only snapshots with this tag', examples: ['habits'] }),
+  ),
   graph: Flag('Let edges influence the ranking (default true); false ranks the same matches by text alone', true),
   explain: Flag("Add each result's score parts and the edges that moved it (default false)", false),
 });
 
-const Contradiction = Type.Object({
-  snapshot_id: Type.String(),
-  name: Type.String(),
-  edge_id: Type.String(),
-  strength: Type.Number(),
-});
+const Contradiction = Type.Object(
+  {
+    snapshot_id: Type.String(),
+    name: Type.String(),
+    edge_id: Type.String(),
+    strength: Type.Number(),
+  },
+  { title: 'Contradiction' },
+);
 
 const Explanation = Type.Object(
   {
@@ -48,21 +55,31 @@ const Explanation = Type.Object(
     ),
     note: Type.Optional(Type.String()),
   },
-  { description: 'With explain=true: how the score was made (docs/ranking.md)' },
+  { title: 'Explanation', description: 'With explain=true: how the score was made (docs/ranking.md)' },
 );
 
-export const SearchResultSchema = Type.Object({
-  ...SnapshotSchema.properties,
-  score: Type.Number({ minimum: 0, maximum: 1, description: 'Relevance, 0 to 1, higher is better' }),
-  similarity: Type.String({ description: 'The score with exactly 4 decimals, e.g. "0.9230"' }),
-  contradicted_by: Type.Array(Contradiction, {
-    description: 'Up to 3 of the strongest contradicts edges touching the result, either direction',
-  }),
-  explain: Type.Optional(Explanation),
-});
+export const SearchResultSchema = Type.Object(
+  {
+    ...SnapshotSchema.properties,
+    score: Type.Number({ minimum: 0, maximum: 1, description: 'Relevance, 0 to 1, higher is better' }),
+    similarity: Type.String({ description: 'The score with exactly 4 decimals, e.g. "0.9230"' }),
+    contradicted_by: Type.Array(Contradiction, {
+      description: 'Up to 3 of the strongest contradicts edges touching the result, either direction',
+    }),
+    explain: Type.Optional(Explanation),
+  },
+  {
+    title: 'SearchResult',
+    description: 'A snapshot with its score',
+    examples: [{ ...SNAPSHOT_EXAMPLE, score: 0.9512, similarity: '0.9512', contradicted_by: [] }],
+  },
+);
 
-export const SearchEnvelope = Type.Object({
-  data: Type.Array(SearchResultSchema),
-  count: Type.Integer({ description: 'Number of all results over every page' }),
-  query: Type.String({ description: 'The query as searched (trimmed)' }),
-});
+export const SearchEnvelope = Type.Object(
+  {
+    data: Type.Array(SearchResultSchema),
+    count: Type.Integer({ description: 'Number of all results over every page' }),
+    query: Type.String({ description: 'The query as searched (trimmed)' }),
+  },
+  { title: 'SearchResults', description: 'A page of results, best first' },
+);

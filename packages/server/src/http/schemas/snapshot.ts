@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../model.js';
 import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
 import { MAX_JSON_BYTES } from '../validation.js';
+import { SNAPSHOT_CREATE_EXAMPLE, SNAPSHOT_EXAMPLE } from './examples.js';
 import {
   NextCursor,
   Nullable,
@@ -15,6 +16,7 @@ import {
 } from './common.js';
 
 export const SnapshotTypeSchema = Type.Enum([...SNAPSHOT_TYPES], {
+  title: 'SnapshotType',
   description: 'Belief, Model, Rule, Conviction or Principle',
 });
 
@@ -99,7 +101,12 @@ export const SnapshotCreateBody = Type.Object(
     tags: Type.Optional(Nullable(Tags)),
     brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to create in; default: the key's brain" })),
   },
-  { additionalProperties: false },
+  {
+    title: 'SnapshotCreate',
+    additionalProperties: false,
+    description: 'A new snapshot: name and core are required, everything else has a default',
+    examples: [SNAPSHOT_CREATE_EXAMPLE],
+  },
 );
 
 export const SnapshotUpdateBody = Type.Object(
@@ -115,7 +122,13 @@ export const SnapshotUpdateBody = Type.Object(
     created_at: ReadOnly('Creation time'),
     updated_at: ReadOnly('Last update time'),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    title: 'SnapshotUpdate',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'The fields to change; tags are replaced; null clears an optional field',
+    examples: [{ confidence: 0.9, story: null }],
+  },
 );
 
 export const SnapshotSchema = Type.Object(
@@ -135,7 +148,7 @@ export const SnapshotSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Snapshot' },
+  { title: 'Snapshot', examples: [SNAPSHOT_EXAMPLE] },
 );
 
 export const SnapshotListQuery = Type.Object({
@@ -146,13 +159,26 @@ export const SnapshotListQuery = Type.Object({
   cursor: PageCursor,
 });
 
-export const SnapshotEnvelope = Type.Object({ data: SnapshotSchema });
-export const SnapshotListEnvelope = Type.Object({
-  data: Type.Array(SnapshotSchema),
-  count: Type.Integer({ description: 'Number of all matching snapshots, not the page size' }),
-  next_cursor: NextCursor,
-});
-export const SnapshotDeleted = Type.Object({ data: Type.Object({ success: Type.Boolean() }) });
+export const SnapshotEnvelope = Type.Object(
+  { data: SnapshotSchema },
+  { title: 'SnapshotResponse', description: 'The snapshot' },
+);
+export const SnapshotListEnvelope = Type.Object(
+  {
+    data: Type.Array(SnapshotSchema),
+    count: Type.Integer({ description: 'Number of all matching snapshots, not the page size' }),
+    next_cursor: NextCursor,
+  },
+  { title: 'SnapshotList', description: 'A page of snapshots, newest first' },
+);
+export const SnapshotDeleted = Type.Object(
+  { data: Type.Object({ success: Type.Boolean() }) },
+  {
+    title: 'SnapshotDeleted',
+    description: 'Deleted, with every edge attached to it',
+    examples: [{ data: { success: true } }],
+  },
+);
 
 export type SnapshotCreateBodyType = Static<typeof SnapshotCreateBody>;
 export type SnapshotUpdateBodyType = Static<typeof SnapshotUpdateBody>;
