@@ -6,6 +6,7 @@
 //   node bench/extraction.mjs            # 5 warm runs per entry point, medians
 //   node bench/extraction.mjs --runs 9
 import { execFileSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('../packages/server/dist/domain/extraction/index.js', import.meta.url));
