@@ -185,3 +185,34 @@ describe('extractSnapshots: filler', () => {
     assert.deepEqual(extractSnapshots(' \n\n\t '), []);
   });
 });
+
+describe('extractSnapshots: speech and titles', () => {
+  it('captions without punctuation are cut into sentences at words that open a new thought', () => {
+    const captions =
+      'so today I want to talk about habits and um the thing that I learned is that habits are not about willpower ' +
+      'at all they are about environment so if you put the guitar in the middle of the living room you will play it ' +
+      'more and if you hide the cookies you will eat fewer of them and I think that is the most important idea in the ' +
+      'whole book because it means you do not have to be a better person you just have to design a better room';
+    const snapshot = only(captions);
+    assert.equal(snapshot.name, 'Habits are not about willpower at all they are about environment');
+    assert.equal(
+      snapshot.one_liner,
+      'The thing that I learned is that habits are not about willpower at all they are about environment.',
+    );
+    assert.match(snapshot.core, /\. If you put the guitar in the middle of the living room you will play it more\. /);
+    assert.doesNotMatch(snapshot.core, /talk about habits|\bum\b/);
+  });
+
+  it('an adverb between "I" and "believe" is still a Belief cue, and is left out of the name', () => {
+    const snapshot = only('I now believe that estimates should be ranges, not single numbers.');
+    assert.equal(snapshot.type, 'Belief');
+    assert.equal(snapshot.name, 'Estimates should be ranges, not single numbers');
+  });
+
+  it('a short first line above the text is its title, in any case', () => {
+    const snapshot = only(
+      'Why I stopped estimating in hours\n\nEstimates in hours were wrong because software work hides its size until you start it.',
+    );
+    assert.equal(snapshot.name, 'Why I stopped estimating in hours');
+  });
+});
