@@ -112,7 +112,8 @@ function isTrivial(
   // List items are short by nature ("Review weekly."): only an empty one is nothing.
   if (kind !== 'sentence') return content.length === 0;
   if (question) return content.length < 4;
-  if (content.length === 0) return true;
+  // A cue with nothing to say ("I believe.", "Rule:") is not a statement either.
+  if (content.length < 2) return true;
   return content.length < 3 && cueWeight(scores) < 1;
 }
 
