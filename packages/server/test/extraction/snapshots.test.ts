@@ -12,6 +12,7 @@ import {
   STORY_TEXT,
   TRANSCRIPT,
   TYPE_FIXTURES,
+  PODCAST,
 } from './fixtures.js';
 
 function only(text: string) {
@@ -214,5 +215,23 @@ describe('extractSnapshots: speech and titles', () => {
       'Why I stopped estimating in hours\n\nEstimates in hours were wrong because software work hides its size until you start it.',
     );
     assert.equal(snapshot.name, 'Why I stopped estimating in hours');
+  });
+
+  it('a podcast gives its lessons: no introduction, questions or thanks; a short cued sentence joins the one before', () => {
+    const snapshots = extractSnapshots(PODCAST);
+    assert.deepEqual(
+      snapshots.map((s) => [s.type, s.name]),
+      [
+        ['Rule', 'You should hire slowly and fire quickly'],
+        ['Belief', 'Now we write a one-page culture memo before the first hire'],
+        ['Conviction', 'I will never again raise money'],
+      ],
+    );
+    assert.match(snapshots[0]!.story ?? '', /^In my first company we hired twelve people/);
+    assert.match(snapshots[1]!.steps ?? '', /^1\. First, we list the three behaviours we reward\.\n2\. Then/);
+    assert.equal(
+      snapshots[2]!.core,
+      'I will never again raise money from investors who want control of the board. That is non-negotiable for me.',
+    );
   });
 });

@@ -118,7 +118,7 @@ export const SMALL_TALK =
 
 /** Talk about the talk ("today I want to talk about …", "in this video"): not itself an insight. */
 export const META_TALK =
-  /^(?:today |so )?(?:i|we)(?:'d| would)? (?:want|like|am going|are going|'m going|'re going) to (?:talk|speak|chat|tell you) about\b|^in this (?:video|episode|talk|post|article|session)\b|^let's (?:talk|dive|jump|get) (?:about|into|started)\b|^(?:please )?(?:like and )?subscribe\b|^don't forget to (?:like|subscribe)\b/;
+  /^(?:today |so )?(?:i|we)(?:'d| would)? (?:want|like|am going|are going|'m going|'re going) to (?:talk|speak|chat|tell you) about\b|^in this (?:video|episode|talk|post|article|session)\b|^let's (?:talk|dive|jump|get) (?:about|into|started)\b|^(?:please )?(?:like and )?subscribe\b|^don't forget to (?:like|subscribe)\b|^(?:today |and )?(?:my|our) guests?(?: today)? (?:is|are)\b|^joining (?:me|us)(?: today)? (?:is|are)\b/;
 
 /** Words that, said alone, are filler: they do not count as content. */
 export const FILLER_WORDS = new Set(

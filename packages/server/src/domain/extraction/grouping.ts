@@ -18,8 +18,10 @@ export const GROUPING = {
   maxCharacters: 4000,
   /** A group with fewer content words than this is "thin": the next paragraph may join it. */
   thinContentWords: 6,
-  /** A sentence with at least this cue weight may open a new idea inside a paragraph. */
+  /** A sentence with at least this cue weight may open a new idea inside a paragraph … */
   newIdeaCueWeight: 2,
+  /** … when it also has at least this many content words. */
+  minIdeaContentWords: 3,
 } as const;
 
 /** Verbs too common to show that two sentences are about the same thing. */
@@ -130,6 +132,8 @@ export function groupUnits(units: Unit[]): Group[] {
     } else {
       const opensIdea =
         unit.role === 'core' &&
+        // "That is non-negotiable." is too short to be an idea of its own: it adds to the one before.
+        unit.content.length >= GROUPING.minIdeaContentWords &&
         cueWeight(unit.typeScores) >= GROUPING.newIdeaCueWeight &&
         group.units.some((u) => u.role === 'core' && cueWeight(u.typeScores) >= 1.5) &&
         !sharesTopic(unit, group);

@@ -31,7 +31,7 @@ const CUE_PREFIX = new RegExp(
       'at (?:its|the|their) (?:core|heart|root)',
       'it turns out(?: that)?',
       '(?:and )?the (?:(?:first|second|third|other|last|main|big|key|one|most important) )?thing(?: (?:that )?(?:i|we) (?:learned|realized|realised|noticed|discovered))? (?:is|was)(?: that)?',
-      'the (?:key|lesson|point|takeaway|insight|idea)(?: here)? is(?: that)?',
+      'the (?:(?:key|main|big|biggest|real|important|most important|one) )?(?:key|lesson|point|takeaway|insight|idea)(?: here)? (?:is|was)(?: that)?',
       '(?:i|we) (?:learned|realized|realised|discovered)(?: that)?',
       'as a rule',
       'in general',

@@ -112,8 +112,7 @@ function isTrivial(
   // List items are short by nature ("Review weekly."): only an empty one is nothing.
   if (kind !== 'sentence') return content.length === 0;
   if (question) return content.length < 4;
-  // A cue with nothing to say ("I believe.", "Rule:") is not a statement either.
-  if (content.length < 2) return true;
+  if (content.length === 0) return true;
   return content.length < 3 && cueWeight(scores) < 1;
 }
 
