@@ -78,7 +78,10 @@ export function groupUnits(units: Unit[]): Group[] {
   const listsOfIdeas = new Set<number>();
   const byList = new Map<number, Unit[]>();
   for (const unit of units) {
-    if (unit.list !== null) byList.set(unit.list, [...(byList.get(unit.list) ?? []), unit]);
+    if (unit.list === null) continue;
+    const members = byList.get(unit.list);
+    if (members) members.push(unit);
+    else byList.set(unit.list, [unit]);
   }
   for (const [list, members] of byList) {
     const items = members.filter((u) => u.kind === 'item');

@@ -11,7 +11,8 @@ import { clip } from './text.js';
 import type { ExtractedMemory, MemoryType } from './types.js';
 import { readUnits, type Unit } from './units.js';
 
-export const MEMORY_LIMITS = { content: 10_000, tags: 5 } as const;
+/** A list longer than `listItems` goes on in a new memory, so that no item is clipped away. */
+export const MEMORY_LIMITS = { content: 10_000, tags: 5, listItems: 20 } as const;
 
 /** Opens a sentence that cannot stand alone: it belongs to the memory before it. */
 const CONTINUATION =
@@ -52,7 +53,7 @@ export function extractMemories(text: string): ExtractedMemory[] {
     const joins =
       run !== undefined &&
       sameBlock &&
-      ((unit.kind === 'item' && previous?.list === unit.list) ||
+      ((unit.kind === 'item' && previous?.list === unit.list && run.length < MEMORY_LIMITS.listItems) ||
         (unit.kind === 'sentence' && previous?.kind === 'sentence' && CONTINUATION.test(unit.lower)) ||
         (unit.role === 'story' && previous?.role === 'story' && previous.kind === 'sentence') ||
         // "First, … Then, … Finally, …": one sequence, one memory.
