@@ -86,6 +86,16 @@ describe('chunkText', () => {
     for (const slice of slices) assert.ok(estimateTokens(slice) <= 10);
   });
 
+  it('counts Chinese, Japanese and Korean characters as a token each, and keeps such text within the budget', () => {
+    assert.equal(estimateTokens('小团队更快'), 5);
+    const text = '这是一个测试。我们相信小团队更快。'.repeat(40);
+    for (const budget of [1, 7, 30]) {
+      const chunks = chunkText(text, budget);
+      for (const chunk of chunks) assert.ok(estimateTokens(chunk) <= budget, `${estimateTokens(chunk)} > ${budget}`);
+      assert.equal(chunks.join('').replace(/\s+/g, ''), text);
+    }
+  });
+
   it('refuses a budget below one token', () => {
     assert.throws(() => chunkText('text', 0), RangeError);
     assert.throws(() => chunkText('text', Number.NaN), RangeError);

@@ -202,3 +202,15 @@ export function generatedText(seed: number, paragraphs = 12): string {
   }
   return out.join('\n\n');
 }
+
+/** A podcast: an introduction, a question and answer, a sequence, a counterpoint and a conviction. */
+export const PODCAST = `Lex: Welcome back to the show. Today my guest is Maria, who has run three startups.
+Maria: Thanks, Lex, great to be here.
+Lex: So what's the biggest lesson from your first company?
+Maria: Honestly, the biggest lesson is that you should hire slowly and fire quickly. In my first company we hired twelve people in a month because we had just raised money. Half of them left within a year.
+Lex: That sounds painful.
+Maria: Now we write a one-page culture memo before the first hire. First, we list the three behaviours we reward. Then we list the behaviours we will not tolerate. Finally, every candidate reads it before the interview.
+Lex: Last question. What would you never compromise on?
+Maria: I will never again raise money from investors who want control of the board. That is non-negotiable for me.
+Lex: Thank you, Maria.
+Maria: Thank you!`;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extractMemories } from '../../src/domain/extraction/index.js';
-import { MEMORY_TEXT, TRANSCRIPT } from './fixtures.js';
+import { MEMORY_TEXT, PODCAST, TRANSCRIPT } from './fixtures.js';
 
 const typeOf = (text: string) => {
   const memories = extractMemories(text);
@@ -69,5 +69,26 @@ describe('extractMemories', () => {
       'I think that the best hiring signal is how a candidate explains a past mistake.',
       'We learned that paying interns fairly doubles the number of strong applicants we get every year.',
     ]);
+  });
+
+  it('a first … then … finally sequence is one framework memory; a one-word follow-up joins the sentence before', () => {
+    const memories = extractMemories(PODCAST);
+    assert.ok(
+      memories.some(
+        (m) =>
+          m.memory_type === 'framework' &&
+          m.content ===
+            'First, we list the three behaviours we reward. Then we list the behaviours we will not tolerate. Finally, every candidate reads it before the interview.',
+      ),
+      JSON.stringify(memories, null, 2),
+    );
+    assert.ok(
+      memories.some((m) => m.content.endsWith('control of the board. That is non-negotiable for me.')),
+      JSON.stringify(memories, null, 2),
+    );
+    assert.ok(
+      memories.every((m) => !/guest is Maria|Thank you|sounds painful/.test(m.content)),
+      JSON.stringify(memories),
+    );
   });
 });

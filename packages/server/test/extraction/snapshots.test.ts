@@ -12,6 +12,7 @@ import {
   STORY_TEXT,
   TRANSCRIPT,
   TYPE_FIXTURES,
+  PODCAST,
 } from './fixtures.js';
 
 function only(text: string) {
@@ -183,5 +184,54 @@ describe('extractSnapshots: filler', () => {
     assert.deepEqual(extractSnapshots('Um. Uh, yeah. Okay, okay. Hi everyone! Thanks, bye. Right? Hmm.'), []);
     assert.deepEqual(extractSnapshots(''), []);
     assert.deepEqual(extractSnapshots(' \n\n\t '), []);
+  });
+});
+
+describe('extractSnapshots: speech and titles', () => {
+  it('captions without punctuation are cut into sentences at words that open a new thought', () => {
+    const captions =
+      'so today I want to talk about habits and um the thing that I learned is that habits are not about willpower ' +
+      'at all they are about environment so if you put the guitar in the middle of the living room you will play it ' +
+      'more and if you hide the cookies you will eat fewer of them and I think that is the most important idea in the ' +
+      'whole book because it means you do not have to be a better person you just have to design a better room';
+    const snapshot = only(captions);
+    assert.equal(snapshot.name, 'Habits are not about willpower at all they are about environment');
+    assert.equal(
+      snapshot.one_liner,
+      'The thing that I learned is that habits are not about willpower at all they are about environment.',
+    );
+    assert.match(snapshot.core, /\. If you put the guitar in the middle of the living room you will play it more\. /);
+    assert.doesNotMatch(snapshot.core, /talk about habits|\bum\b/);
+  });
+
+  it('an adverb between "I" and "believe" is still a Belief cue, and is left out of the name', () => {
+    const snapshot = only('I now believe that estimates should be ranges, not single numbers.');
+    assert.equal(snapshot.type, 'Belief');
+    assert.equal(snapshot.name, 'Estimates should be ranges, not single numbers');
+  });
+
+  it('a short first line above the text is its title, in any case', () => {
+    const snapshot = only(
+      'Why I stopped estimating in hours\n\nEstimates in hours were wrong because software work hides its size until you start it.',
+    );
+    assert.equal(snapshot.name, 'Why I stopped estimating in hours');
+  });
+
+  it('a podcast gives its lessons: no introduction, questions or thanks; a short cued sentence joins the one before', () => {
+    const snapshots = extractSnapshots(PODCAST);
+    assert.deepEqual(
+      snapshots.map((s) => [s.type, s.name]),
+      [
+        ['Rule', 'You should hire slowly and fire quickly'],
+        ['Belief', 'Now we write a one-page culture memo before the first hire'],
+        ['Conviction', 'I will never again raise money'],
+      ],
+    );
+    assert.match(snapshots[0]!.story ?? '', /^In my first company we hired twelve people/);
+    assert.match(snapshots[1]!.steps ?? '', /^1\. First, we list the three behaviours we reward\.\n2\. Then/);
+    assert.equal(
+      snapshots[2]!.core,
+      'I will never again raise money from investors who want control of the board. That is non-negotiable for me.',
+    );
   });
 });

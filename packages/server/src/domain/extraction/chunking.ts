@@ -11,11 +11,23 @@ import { normalizeText } from './text.js';
  * punctuation cost more than four characters suggest).
  */
 export function estimateTokens(text: string): number {
-  return tokensFor(text.length, countWords(text));
+  return tokensFor(text.length, countWords(text), countWide(text));
 }
 
-function tokensFor(characters: number, words: number): number {
-  return Math.max(Math.ceil(characters / 4), Math.round((words * 4) / 3));
+function tokensFor(characters: number, words: number, wide: number): number {
+  return Math.max(Math.ceil(characters / 4), Math.round((words * 4) / 3), wide);
+}
+
+/**
+ * Chinese, Japanese and Korean characters cost about a token each, and their text has few
+ * spaces to count words by: without this, such text would be estimated at a quarter of its cost.
+ */
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+const WIDE_ONE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+function countWide(text: string): number {
+  return text.match(WIDE)?.length ?? 0;
 }
 
 function countWords(text: string): number {
@@ -28,20 +40,54 @@ interface Piece {
   newParagraph: boolean;
 }
 
+/** A word longer than the budget, in slices that each fit it (wide characters cost a token each). */
+function sliceWord(word: string, maxTokens: number): string[] {
+  const slices: string[] = [];
+  let slice = '';
+  let length = 0;
+  let wide = 0;
+  for (const character of word) {
+    const isWide = WIDE_ONE.test(character) ? 1 : 0;
+    if (slice !== '' && tokensFor(length + character.length, 1, wide + isWide) > maxTokens) {
+      slices.push(slice);
+      slice = '';
+      length = 0;
+      wide = 0;
+    }
+    slice += character;
+    length += character.length;
+    wide += isWide;
+  }
+  if (slice !== '') slices.push(slice);
+  return slices;
+}
+
 /** Words of a sentence too long for the budget, in runs that fit (a word too long, in slices). */
 function splitLongSentence(sentence: string, maxTokens: number): string[] {
   const out: string[] = [];
   let current = '';
-  const maxCharacters = maxTokens * 4;
+  // Running counts, so that a long sentence costs one pass, not one estimate per word.
+  let length = 0;
+  let words = 0;
+  let wide = 0;
   for (const word of sentence.split(/\s+/)) {
-    const slices =
-      word.length > maxCharacters ? (word.match(new RegExp(`[^]{1,${maxCharacters}}`, 'gu')) ?? []) : [word];
+    if (word === '') continue;
+    const slices = estimateTokens(word) > maxTokens ? sliceWord(word, maxTokens) : [word];
     for (const slice of slices) {
-      const candidate = current === '' ? slice : `${current} ${slice}`;
-      if (current !== '' && estimateTokens(candidate) > maxTokens) {
+      const sliceWide = countWide(slice);
+      const separator = current === '' ? 0 : 1;
+      if (current !== '' && tokensFor(length + separator + slice.length, words + 1, wide + sliceWide) > maxTokens) {
         out.push(current);
         current = slice;
-      } else current = candidate;
+        length = slice.length;
+        words = 1;
+        wide = sliceWide;
+        continue;
+      }
+      current = current === '' ? slice : `${current} ${slice}`;
+      length += separator + slice.length;
+      words += 1;
+      wide += sliceWide;
     }
   }
   if (current !== '') out.push(current);
@@ -86,20 +132,25 @@ export function chunkText(text: string, maxTokens: number): string[] {
   let current = '';
   let characters = 0;
   let words = 0;
+  let wide = 0;
   for (const piece of piecesOf(normalized, budget)) {
     const separator = current === '' ? '' : piece.newParagraph ? '\n\n' : ' ';
     const pieceWords = countWords(piece.text);
-    const fits = tokensFor(characters + separator.length + piece.text.length, words + pieceWords) <= budget;
+    const pieceWide = countWide(piece.text);
+    const fits =
+      tokensFor(characters + separator.length + piece.text.length, words + pieceWords, wide + pieceWide) <= budget;
     if (current !== '' && !fits) {
       chunks.push(current);
       current = piece.text;
       characters = piece.text.length;
       words = pieceWords;
+      wide = pieceWide;
       continue;
     }
     current += separator + piece.text;
     characters += separator.length + piece.text.length;
     words += pieceWords;
+    wide += pieceWide;
   }
   if (current !== '') chunks.push(current);
   return chunks;

@@ -26,7 +26,8 @@ export const TYPE_CUES: readonly TypeCue[] = [
   // Belief: the holder's own view.
   {
     type: 'Belief',
-    pattern: /\b(?:i|we) (?:really |truly |strongly |honestly )?(?:believe|think|feel|suspect|reckon)\b/,
+    pattern:
+      /\b(?:i|we) (?:(?:really|truly|strongly|honestly|now|still|also|do|genuinely|firmly|personally|actually) )*(?:believe|think|feel|suspect|reckon)\b/,
     weight: 2,
   },
   { type: 'Belief', pattern: /\bin (?:my|our) (?:view|opinion|experience|mind)\b/, weight: 2 },
@@ -114,6 +115,10 @@ export const EMPHASIS =
 /** Greetings, thanks and sign-offs: never an insight, however many words. */
 export const SMALL_TALK =
   /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome (?:back|everyone|to)|thanks?|thank you|bye|goodbye|see you|nice to (?:meet|see)|how are you|can you hear me|let's get started|let me share my screen)\b/;
+
+/** Talk about the talk ("today I want to talk about …", "in this video"): not itself an insight. */
+export const META_TALK =
+  /^(?:today |so )?(?:i|we)(?:'d| would)? (?:want|like|am going|are going|'m going|'re going) to (?:talk|speak|chat|tell you) about\b|^in this (?:video|episode|talk|post|article|session)\b|^let's (?:talk|dive|jump|get) (?:about|into|started)\b|^(?:please )?(?:like and )?subscribe\b|^don't forget to (?:like|subscribe)\b|^(?:today |and )?(?:my|our) guests?(?: today)? (?:is|are)\b|^joining (?:me|us)(?: today)? (?:is|are)\b/;
 
 /** Words that, said alone, are filler: they do not count as content. */
 export const FILLER_WORDS = new Set(

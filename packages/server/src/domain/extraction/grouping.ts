@@ -18,8 +18,10 @@ export const GROUPING = {
   maxCharacters: 4000,
   /** A group with fewer content words than this is "thin": the next paragraph may join it. */
   thinContentWords: 6,
-  /** A sentence with at least this cue weight may open a new idea inside a paragraph. */
+  /** A sentence with at least this cue weight may open a new idea inside a paragraph … */
   newIdeaCueWeight: 2,
+  /** … when it also has at least this many content words. */
+  minIdeaContentWords: 3,
 } as const;
 
 /** Verbs too common to show that two sentences are about the same thing. */
@@ -76,7 +78,10 @@ export function groupUnits(units: Unit[]): Group[] {
   const listsOfIdeas = new Set<number>();
   const byList = new Map<number, Unit[]>();
   for (const unit of units) {
-    if (unit.list !== null) byList.set(unit.list, [...(byList.get(unit.list) ?? []), unit]);
+    if (unit.list === null) continue;
+    const members = byList.get(unit.list);
+    if (members) members.push(unit);
+    else byList.set(unit.list, [unit]);
   }
   for (const [list, members] of byList) {
     const items = members.filter((u) => u.kind === 'item');
@@ -130,6 +135,8 @@ export function groupUnits(units: Unit[]): Group[] {
     } else {
       const opensIdea =
         unit.role === 'core' &&
+        // "That is non-negotiable." is too short to be an idea of its own: it adds to the one before.
+        unit.content.length >= GROUPING.minIdeaContentWords &&
         cueWeight(unit.typeScores) >= GROUPING.newIdeaCueWeight &&
         group.units.some((u) => u.role === 'core' && cueWeight(u.typeScores) >= 1.5) &&
         !sharesTopic(unit, group);

@@ -91,7 +91,8 @@ function listEntry(group: Group, items: Unit[], header: Unit | undefined, contex
 
 function restEntry(group: Group, rest: Unit[]): ExtractedEntry | null {
   const content = rest.filter((u) => !u.question || u.content.length >= 4);
-  const lead = content[0];
+  // A question sets the scene; the entry is named after the first statement.
+  const lead = content.find((u) => !u.question) ?? content[0];
   if (!lead) return null;
   const words = content.reduce((sum, u) => sum + u.content.length, 0);
   const cues = content.reduce((sum, u) => sum + cueWeight(u.typeScores), 0);

@@ -11,7 +11,8 @@ import { clip } from './text.js';
 import type { ExtractedMemory, MemoryType } from './types.js';
 import { readUnits, type Unit } from './units.js';
 
-export const MEMORY_LIMITS = { content: 10_000, tags: 5 } as const;
+/** A list longer than `listItems` goes on in a new memory, so that no item is clipped away. */
+export const MEMORY_LIMITS = { content: 10_000, tags: 5, listItems: 20 } as const;
 
 /** Opens a sentence that cannot stand alone: it belongs to the memory before it. */
 const CONTINUATION =
@@ -19,7 +20,7 @@ const CONTINUATION =
 
 function typeOf(units: Unit[]): MemoryType {
   const text = units.map((u) => u.lower).join(' ');
-  if (units.filter((u) => u.kind === 'item').length >= 2) return 'framework';
+  if (units.filter((u) => u.kind === 'item' || u.sequence).length >= 2) return 'framework';
   for (const [type, patterns] of MEMORY_CUES) if (patterns.some((p) => p.test(text))) return type;
   if (units.every((u) => u.kind === 'sentence' && u.role === 'story')) return 'story';
   return 'fact';
@@ -52,11 +53,16 @@ export function extractMemories(text: string): ExtractedMemory[] {
     const joins =
       run !== undefined &&
       sameBlock &&
-      ((unit.kind === 'item' && previous?.list === unit.list) ||
+      ((unit.kind === 'item' && previous?.list === unit.list && run.length < MEMORY_LIMITS.listItems) ||
         (unit.kind === 'sentence' && previous?.kind === 'sentence' && CONTINUATION.test(unit.lower)) ||
-        (unit.role === 'story' && previous?.role === 'story' && previous.kind === 'sentence'));
-    if (joins) run.push(unit);
-    else runs.push([unit]);
+        (unit.role === 'story' && previous?.role === 'story' && previous.kind === 'sentence') ||
+        // "First, … Then, … Finally, …": one sequence, one memory.
+        (unit.kind === 'sentence' && unit.sequence && previous?.sequence === true && !/^first/.test(unit.lower)));
+    // A sentence of one content word ("That is non-negotiable.") says something only with the one before it.
+    const tooShortAlone = unit.content.length < 2;
+    if (joins || (tooShortAlone && run !== undefined && sameBlock)) run!.push(unit);
+    else if (!tooShortAlone) runs.push([unit]);
+    else continue;
     previous = unit;
   }
   return runs.map(memoryOf).filter((memory): memory is ExtractedMemory => memory !== null);

@@ -28,7 +28,7 @@ export const MEMORY_CUES: readonly [MemoryType, RegExp[]][] = [
     'insight',
     [
       /\b(?:i|we) (?:finally |suddenly )?(?:realized|realised|learned|learnt|discovered|noticed|figured out|understood)\b/,
-      /\bit turns out\b|\bthe (?:lesson|insight|takeaway|key|trick) (?:is|was)\b|\bin hindsight\b/,
+      /\bit turns out\b|\bthe (?:(?:main|big|biggest|real|most important|one) )?(?:lesson|insight|takeaway|key|trick) (?:is|was)\b|\bin hindsight\b/,
     ],
   ],
   ['framework', [/\bframework\b|\bmental model\b|\bthe (?:steps|stages|phases) (?:are|were)\b/]],

@@ -22,7 +22,7 @@ export const NAMING = {
 const CUE_PREFIX = new RegExp(
   '^(?:' +
     [
-      '(?:i|we) (?:really |truly |strongly |honestly )?(?:believe|think|feel|suspect|reckon)(?: that)?',
+      '(?:i|we) (?:(?:really|truly|strongly|honestly|now|still|also|do|genuinely|firmly|personally|actually) )*(?:believe|think|feel|suspect|reckon)(?: that)?',
       'in (?:my|our) (?:view|opinion|experience)',
       '(?:my|our) (?:belief|view|sense|take|hunch|bet) is(?: that)?',
       "(?:i am|i'm|we are|we're) (?:absolutely |deeply |utterly |totally |fully )?(?:convinced|certain)(?: that)?",
@@ -30,7 +30,8 @@ const CUE_PREFIX = new RegExp(
       'fundamentally',
       'at (?:its|the|their) (?:core|heart|root)',
       'it turns out(?: that)?',
-      'the (?:key|lesson|point|takeaway|insight|idea)(?: here)? is(?: that)?',
+      '(?:and )?the (?:(?:first|second|third|other|last|main|big|key|one|most important) )?thing(?: (?:that )?(?:i|we) (?:learned|realized|realised|noticed|discovered))? (?:is|was)(?: that)?',
+      'the (?:(?:key|main|big|biggest|real|important|most important|one) )?(?:key|lesson|point|takeaway|insight|idea)(?: here)? (?:is|was)(?: that)?',
       '(?:i|we) (?:learned|realized|realised|discovered)(?: that)?',
       'as a rule',
       'in general',

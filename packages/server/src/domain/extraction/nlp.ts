@@ -10,6 +10,8 @@ export interface Token {
   lemma: string;
   /** Universal part of speech: NOUN, PROPN, VERB, AUX, ADJ, ADV, PRON, DET, ADP, PUNCT, … */
   pos: string;
+  /** The white space written before it. */
+  space: string;
 }
 
 export interface TaggedSentence {
@@ -55,7 +57,13 @@ export function tagSentences(text: string): TaggedSentence[] {
       const word = words[i] ?? '';
       if (tokens.length > 0) text += spaces[i] ?? '';
       text += word;
-      tokens.push({ text: word, normal: normals[i] ?? word, lemma: lemmas[i] ?? word, pos: tags[i] ?? 'X' });
+      tokens.push({
+        text: word,
+        normal: normals[i] ?? word,
+        lemma: lemmas[i] ?? word,
+        pos: tags[i] ?? 'X',
+        space: spaces[i] ?? '',
+      });
     }
     const content = tokens.filter((t) => t.pos !== 'SPACE');
     if (content.length === 0) return;

@@ -16,6 +16,8 @@ export const SNAPSHOT_RULES = {
   maxSnapshots: 50,
   /** A group without a cue phrase needs at least this many content words to be an insight. */
   minContentWords: 6,
+  /** … and even with a cue, at least this many. */
+  minCuedContentWords: 2,
   /** Two or more sentences opening with first/then/finally make steps. */
   minSequenceSentences: 2,
   /** A group that is only narrative needs this many sentences (or a cue) to be an insight. */
@@ -136,6 +138,9 @@ function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | nu
   const cueTotal = core.reduce((sum, u) => sum + cueWeight(u.typeScores), 0);
   const contentWords = group.units.reduce((sum, u) => sum + u.content.length, 0);
   if (cueTotal < 1 && contentWords < SNAPSHOT_RULES.minContentWords && steps.length === 0) return null;
+  // A cue with nothing to say ("I believe.", "Rule:") is not a statement; inside a group, a short
+  // cued sentence ("That is non-negotiable.") still adds to the one before it.
+  if (contentWords < SNAPSHOT_RULES.minCuedContentWords) return null;
 
   const lead = core[0]!;
   const name = nameFor(lead, group.units, group.heading);

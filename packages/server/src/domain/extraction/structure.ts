@@ -158,12 +158,12 @@ function segmentsOf(lines: string[]): Segment[] {
  * A title written as plain text: a short first line with no closing punctuation, on its own
  * above more lines ("Why small teams win" then the paragraph), or alone in Title Case.
  */
-function plainTitle(line: string, index: number, count: number): RegExpExecArray | null {
+function plainTitle(line: string, index: number, count: number, opensText: boolean): RegExpExecArray | null {
   if (index !== 0 || LIST_ITEM.test(line) || ENDS_SENTENCE.test(line.trim())) return null;
   const words = line.trim().split(/\s+/);
   if (words.length > 8) return null;
   // Alone on its line, only Title Case tells a title from an unpunctuated spoken sentence.
-  if (count === 1 && !isTitleCase(words)) return null;
+  if (count === 1 && !opensText && !isTitleCase(words)) return null;
   return /^\s*(.+?)\s*$/.exec(line);
 }
 
@@ -175,10 +175,14 @@ function isTitleCase(words: string[]): boolean {
 export function readStructure(text: string): Block[] {
   const blocks: Block[] = [];
   let heading: string | null = null;
-  for (const lines of paragraphs(text)) {
+  const all = paragraphs(text);
+  all.forEach((lines, paragraph) => {
     const bodyLines: string[] = [];
+    // The text's own first line, alone above the rest, is its title even in sentence case.
+    const opensText = paragraph === 0 && all.length > 1;
     lines.forEach((line, index) => {
-      const title = HEADING.exec(line.text) ?? plainTitle(line.text, index, lines.length);
+      const title =
+        HEADING.exec(line.text) ?? (line.turn ? null : plainTitle(line.text, index, lines.length, opensText));
       if (title) {
         if (bodyLines.length > 0) blocks.push({ heading, segments: segmentsOf(bodyLines.splice(0)) });
         heading = squash(title[1] ?? '') || null;
@@ -187,10 +191,10 @@ export function readStructure(text: string): Block[] {
       }
       bodyLines.push(line.text);
     });
-    if (bodyLines.length === 0) continue;
+    if (bodyLines.length === 0) return;
     const segments = segmentsOf(bodyLines);
     if (segments.length > 0) blocks.push({ heading, segments });
     heading = null;
-  }
+  });
   return blocks;
 }

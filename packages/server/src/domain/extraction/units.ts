@@ -9,6 +9,7 @@ import {
   CHALLENGE_CUES,
   FILLER_WORDS,
   IRREGULAR_PAST,
+  META_TALK,
   METHOD_CUES,
   SEQUENCE_CUE,
   SMALL_TALK,
@@ -17,7 +18,7 @@ import {
 } from './cues.js';
 import { tagSentences, type TaggedSentence, type Token } from './nlp.js';
 import { readStructure } from './structure.js';
-import { normalizeText, stripOpeners } from './text.js';
+import { capitalize, normalizeText, stripOpeners } from './text.js';
 
 export type Role = 'core' | 'story' | 'method' | 'challenge';
 
@@ -107,6 +108,7 @@ function isTrivial(
   question: boolean,
 ): boolean {
   if (SMALL_TALK.test(lower) && content.length < 5) return true;
+  if (META_TALK.test(lower) && content.length < 8) return true;
   // List items are short by nature ("Review weekly."): only an empty one is nothing.
   if (kind !== 'sentence') return content.length === 0;
   if (question) return content.length < 4;
@@ -155,7 +157,7 @@ export function readUnits(raw: string): Unit[] {
     };
     for (const segment of block.segments) {
       if (segment.kind === 'prose') {
-        for (const sentence of withAttributions(tagSentences(segment.text))) {
+        for (const sentence of withAttributions(tagSentences(segment.text)).flatMap(splitRunOn)) {
           // The openers stripped ("So,", "Well,") are stop words or filler: the tokens can stay.
           units.push(makeUnit(stripOpeners(sentence.text), sentence.tokens, place('sentence', null, false)));
         }
@@ -187,4 +189,51 @@ function withAttributions(sentences: TaggedSentence[]): TaggedSentence[] {
     } else out.push(sentence);
   }
   return out;
+}
+
+/** Words before which unpunctuated speech usually starts a new thought. */
+const THOUGHT_OPENERS = new Set(['so', 'but', 'because', 'okay', 'now', 'also', 'anyway', 'which', 'however']);
+const AFTER_AND = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'the', 'if', 'that', 'then', 'so']);
+export const RUN_ON = {
+  /** A sentence of more words than this, with almost no punctuation, is unpunctuated speech. */
+  minWords: 40,
+  /** Pieces are at least this long before a thought opener may end them … */
+  minPieceWords: 8,
+  /** … and at most this long. */
+  maxPieceWords: 40,
+} as const;
+
+/**
+ * Automatic captions and dictation often come without punctuation: one "sentence" of hundreds
+ * of words. Such a run is cut before words that usually open a new thought ("so", "but",
+ * "because", "and I …"), and at 40 words at the latest; each piece is a sentence of its own,
+ * capitalized and closed with a full stop.
+ */
+function splitRunOn(sentence: TaggedSentence): TaggedSentence[] {
+  const words = sentence.tokens.filter((t) => t.pos !== 'PUNCT');
+  const marks = sentence.tokens.length - words.length;
+  if (words.length <= RUN_ON.minWords || marks * 20 > words.length) return [sentence];
+  const pieces: Token[][] = [];
+  let piece: Token[] = [];
+  let count = 0;
+  sentence.tokens.forEach((token, i) => {
+    const next = sentence.tokens[i + 1];
+    const opensThought =
+      THOUGHT_OPENERS.has(token.normal) || (token.normal === 'and' && next !== undefined && AFTER_AND.has(next.normal));
+    if ((count >= RUN_ON.minPieceWords && opensThought) || count >= RUN_ON.maxPieceWords) {
+      pieces.push(piece);
+      piece = [];
+      count = 0;
+    }
+    piece.push(token);
+    if (token.pos !== 'PUNCT') count++;
+  });
+  if (piece.length > 0) pieces.push(piece);
+  return pieces.map((tokens) => {
+    const text = tokens
+      .map((t, i) => (i === 0 ? t.text : t.space + t.text))
+      .join('')
+      .replace(/[\s,;:]+$/, '');
+    return { text: `${capitalize(text)}${/[.!?]$/.test(text) ? '' : '.'}`, tokens };
+  });
 }
