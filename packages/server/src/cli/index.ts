@@ -19,7 +19,12 @@ Usage:
   snapgraph brains create --name <name> [--account <account_id> | --key <key_id>] [--json]
   snapgraph brains list [--account <account_id>] [--json]
   snapgraph search <query> [--brain <brain_id>] [--limit N] [--no-graph] [--json]
+  snapgraph crystallize <file|-> [--brain <brain_id>] [--review] [--source-type T] [--no-link] [--json]
+  snapgraph ingest <file|-> --title <title> --source-type <type> [--author A] [--url U] [--domain D]
+                   [--brain <brain_id>] [--no-snapshots] [--json]
 
+crystallize and ingest read a file, or standard input for "-"; without --brain they use the only
+brain there is. With LLM_BASE_URL set they use that LLM, otherwise the built-in extractor.
 Without --brain, "keys create" makes a new account with a default brain for the key. On an
 install with no account yet, "brains create" makes a new account for the brain.`;
 
@@ -49,6 +54,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return 0;
       case 'search':
         await (await import('./commands/search.js')).searchCommand(args, io);
+        return 0;
+      case 'crystallize':
+        await (await import('./commands/crystallize.js')).crystallizeCommand(args, io);
+        return 0;
+      case 'ingest':
+        await (await import('./commands/ingest.js')).ingestCommand(args, io);
         return 0;
       case '--version':
       case 'version':

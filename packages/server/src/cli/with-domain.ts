@@ -9,13 +9,16 @@ import { openStore } from '../store/open-store.js';
  */
 export async function withDomain<T>(
   work: (domain: Domain) => Promise<T>,
-  options: { migrate: boolean } = { migrate: true },
+  options: { migrate: boolean; llm?: boolean } = { migrate: true },
 ): Promise<T> {
   const config = loadConfig();
   const store = await openStore(config.databaseUrl, config.postgres);
   try {
     if (options.migrate && config.migrateOnStart) await store.migrate();
-    return await work({ store, clock: systemClock });
+    const domain: Domain = { store, clock: systemClock };
+    // Only the commands that turn text into knowledge load the LLM provider (LLM_BASE_URL).
+    if (options.llm && config.llm) domain.llm = (await import('../providers/chat.js')).createChatProvider(config.llm);
+    return await work(domain);
   } finally {
     await store.close();
   }
