@@ -151,6 +151,27 @@ describe('POST /v1/crystallize with an LLM provider', () => {
     assert.equal(await snapshotCount(brainId), 0);
   });
 
+  it('sends back an answer with a type outside the enumeration, like any invalid answer', async () => {
+    const wrongType = (body: any) => insightsOf(body).replaceAll('"Rule"', '"Opinion"');
+    llm.script('chat', behave.answer({ content: wrongType }), behave.answer({ content: wrongType }));
+    const brainId = await newBrain();
+    const res = await api.request('POST', '/v1/crystallize', { key, body: { text: TEXT, brain_id: brainId } });
+    assert.equal(res.status, 502, JSON.stringify(res.body));
+    assert.match(llm.callsTo('chat')[1]!.body.messages.at(-1).content, /type/);
+    assert.equal(await snapshotCount(brainId), 0);
+  });
+
+  it('answers 503 for a 500 and for a connection reset, and writes nothing', async () => {
+    const brainId = await newBrain();
+    for (const failure of [behave.status(500), behave.reset(), behave.cutOff()]) {
+      llm.script('chat', failure);
+      const res = await api.request('POST', '/v1/crystallize', { key, body: { text: TEXT, brain_id: brainId } });
+      assert.equal(res.status, 503, `${failure.kind}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.code, 'PROVIDER_UNAVAILABLE');
+    }
+    assert.equal(await snapshotCount(brainId), 0);
+  });
+
   it('never uses an answer cut off at the output limit: the chunk is split and asked again', async () => {
     llm.script('chat', behave.answer({ content: '{"insights": [', finishReason: 'length' }));
     const brainId = await newBrain();
