@@ -13,6 +13,7 @@ import type {
 } from '../model.js';
 import type { MaybePromise } from '../maybe.js';
 import type { KnowledgeStore } from './knowledge-store.js';
+import type { MemoryStore } from './memory-store.js';
 import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
 import type { VectorStore } from './vector-store.js';
@@ -59,6 +60,8 @@ export interface Store {
   readonly vectors: VectorStore;
   /** Crystallize runs, captures and specific knowledge (knowledge-store.ts). */
   readonly knowledge: KnowledgeStore;
+  /** Memories (memory-store.ts). */
+  readonly memories: MemoryStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

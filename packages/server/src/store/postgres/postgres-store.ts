@@ -17,6 +17,7 @@ import { PostgresSearchStore } from './search.js';
 import { PostgresLinkStore } from './links.js';
 import { PostgresVectorStore } from './vectors.js';
 import { PostgresKnowledgeStore } from './knowledge.js';
+import { PostgresMemoryStore } from './memories.js';
 import { snapshotValues } from './snapshot-values.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
@@ -133,6 +134,7 @@ export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly search: PostgresSearchStore;
   readonly knowledge: PostgresKnowledgeStore;
+  readonly memories: PostgresMemoryStore;
   readonly links: PostgresLinkStore;
   readonly work: PostgresLinkStore;
   readonly vectors: PostgresVectorStore;
@@ -156,6 +158,7 @@ export class PostgresStore implements Store {
     this.links = this.work = new PostgresLinkStore(this.pool);
     this.vectors = new PostgresVectorStore(this.pool);
     this.knowledge = new PostgresKnowledgeStore(this.pool);
+    this.memories = new PostgresMemoryStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

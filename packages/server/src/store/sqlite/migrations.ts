@@ -1,5 +1,6 @@
 import type { Migration } from '../migration.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
+import { MEMORIES_SQL } from './memories-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 
@@ -188,5 +189,10 @@ export const sqliteMigrations: Migration[] = [
     version: 4,
     name: 'crystallize runs and captures, knowledge sources and entries',
     sql: KNOWLEDGE_SQL,
+  },
+  {
+    version: 6,
+    name: 'memories and their full-text index, snapshots by origin',
+    sql: MEMORIES_SQL,
   },
 ];

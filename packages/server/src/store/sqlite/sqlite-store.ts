@@ -25,6 +25,7 @@ import { SqliteSearchStore } from './search.js';
 import { SqliteLinkStore } from './links.js';
 import { SqliteVectorStore } from './vectors.js';
 import { SqliteKnowledgeStore } from './knowledge.js';
+import { SqliteMemoryStore } from './memories.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -52,6 +53,7 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly search: SqliteSearchStore;
   readonly knowledge: SqliteKnowledgeStore;
+  readonly memories: SqliteMemoryStore;
   readonly links: SqliteLinkStore;
   readonly work: SqliteLinkStore;
   readonly vectors: SqliteVectorStore;
@@ -69,6 +71,7 @@ export class SqliteStore implements Store {
     this.links = this.work = new SqliteLinkStore(this.db, this.writes);
     this.vectors = new SqliteVectorStore(this.db, this.writes);
     this.knowledge = new SqliteKnowledgeStore(this.db, this.writes);
+    this.memories = new SqliteMemoryStore(this.db, this.writes);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 
