@@ -150,6 +150,75 @@ const routesUnder = (p: string): Route[] => [
     invalid: (f) => ({ path: `${p}/snapshots/${f.snapshotId}/suggestions?limit=0` }),
     ok: 200,
   },
+  {
+    method: 'POST',
+    name: `${p}/memories`,
+    path: () => `${p}/memories`,
+    body: () => ({ content: 'Deploys go out on Tuesdays' }),
+    invalid: () => ({ path: `${p}/memories`, body: { content: '', bogus: true } }),
+    ok: 201,
+  },
+  {
+    method: 'POST',
+    name: `${p}/memories/remember`,
+    path: () => `${p}/memories/remember`,
+    body: () => ({ content: 'Deploys go out on Tuesdays' }),
+    invalid: () => ({ path: `${p}/memories/remember`, body: { memory_type: 'opinion' } }),
+    ok: 201,
+  },
+  {
+    method: 'GET',
+    name: `${p}/memories`,
+    path: () => `${p}/memories`,
+    invalid: () => ({ path: `${p}/memories?limit=abc` }),
+    ok: 200,
+  },
+  {
+    method: 'POST',
+    name: `${p}/memories/search`,
+    path: () => `${p}/memories/search`,
+    body: () => ({ query: 'deploys' }),
+    invalid: () => ({ path: `${p}/memories/search`, body: { query: '' } }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/memories/:id`,
+    path: (f) => `${p}/memories/${f.memoryId}`,
+    invalid: () => ({ path: `${p}/memories/mem_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'PUT',
+    name: `${p}/memories/:id`,
+    path: (f) => `${p}/memories/${f.memoryId}`,
+    body: () => ({ memory_type: 'decision' }),
+    invalid: (f) => ({ path: `${p}/memories/${f.memoryId}`, body: { emotional_valence: 3 } }),
+    ok: 200,
+  },
+  {
+    method: 'DELETE',
+    name: `${p}/memories/:id`,
+    path: (f) => `${p}/memories/${f.memoryId}`,
+    invalid: () => ({ path: `${p}/memories/mem_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'POST',
+    name: `${p}/memories/:id/crystallize`,
+    path: (f) => `${p}/memories/${f.memoryId}/crystallize`,
+    body: () => ({ auto_link: false }),
+    invalid: (f) => ({ path: `${p}/memories/${f.memoryId}/crystallize`, body: { auto_link: 'no' } }),
+    ok: 201,
+  },
+  {
+    method: 'POST',
+    name: `${p}/ingest`,
+    path: () => `${p}/ingest`,
+    body: () => ({ content: 'Deploys go out on Tuesdays, after the review meeting.', auto_link: false }),
+    invalid: () => ({ path: `${p}/ingest`, body: { content: 'short' } }),
+    ok: 201,
+  },
 ];
 
 const ROUTES: Route[] = PREFIXES.flatMap(routesUnder);
@@ -280,7 +349,7 @@ describe('auth matrix: every authenticated route answers 401 to every bad creden
     for (const [what, id] of ODD_IDS) {
       it(`${route.method} ${route.name} with ${what} and no key -> 401`, async () => {
         const body = route.body?.(fixture);
-        const path = route.path({ ...fixture, snapshotId: id, edgeId: id, extraBrainId: id });
+        const path = route.path({ ...fixture, snapshotId: id, edgeId: id, extraBrainId: id, memoryId: id });
         const response = await call(api, route.method, path, body !== undefined ? { body } : {});
         assertUnauthorized(response, `${route.method} ${path.slice(0, 60)}`);
       });

@@ -54,7 +54,7 @@ export function roomyKey(api: TestApi, brainId?: string): Promise<TestKey> {
 }
 
 /** A well-formed id of the given kind that names nothing. */
-export function missingId(prefix: 'snap' | 'edge' | 'brain'): string {
+export function missingId(prefix: 'snap' | 'edge' | 'brain' | 'mem'): string {
   return newId(prefix);
 }
 
@@ -119,13 +119,14 @@ export function assertErrorBody(response: ApiResponse, status: number, code: str
   assert.doesNotMatch(response.raw.body, STACK_TRACE, `no stack trace (${where})`);
 }
 
-/** Two snapshots of the key's default brain, an edge between them and a second brain. */
+/** Two snapshots of the key's default brain, an edge between them, a second brain and a memory. */
 export interface Fixture {
   brainId: string;
   extraBrainId: string;
   snapshotId: string;
   otherSnapshotId: string;
   edgeId: string;
+  memoryId: string;
 }
 
 export async function makeFixture(api: TestApi, key: TestKey, prefix = '/v1'): Promise<Fixture> {
@@ -142,7 +143,8 @@ export async function makeFixture(api: TestApi, key: TestKey, prefix = '/v1'): P
     edge_type: 'supports',
   });
   const extraBrainId = await created('POST', '/brains', { name: 'Second brain' });
-  return { brainId: key.brainId, extraBrainId, snapshotId, otherSnapshotId, edgeId };
+  const memoryId = await created('POST', '/memories', { content: 'The fixture memory: deploys go out on Tuesdays.' });
+  return { brainId: key.brainId, extraBrainId, snapshotId, otherSnapshotId, edgeId, memoryId };
 }
 
 /** What the owner sees of a fixture: compared before and after others tried to touch it. */
@@ -161,5 +163,7 @@ export async function readFixture(api: TestApi, key: TestKey, fixture: Fixture):
     brains: await read('/v1/brains'),
     snapshots: await read('/v1/snapshots'),
     edges: await read(`/v1/edges?brain_id=${fixture.brainId}`),
+    memory: await read(`/v1/memories/${fixture.memoryId}`),
+    memories: await read('/v1/memories'),
   };
 }
