@@ -4,6 +4,7 @@ import type { MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js'
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { lazyStatements } from './lazy-statement.js';
+import { BRAIN_SPAN as SPAN } from './memories-sql.js';
 import { snapshotFromRow, type SnapshotRow } from './rows.js';
 import { ftsExpression } from './search.js';
 
@@ -23,6 +24,8 @@ export const MEMORY_COLUMNS = [
 ] as const;
 const COLUMNS = MEMORY_COLUMNS.join(', ');
 
+const BRAIN_SPAN = BigInt(SPAN);
+
 /** Shared with the knowledge store, which writes memories with the snapshots of an ingestion. */
 export const INSERT_MEMORY = `INSERT INTO memories (account_id, ${COLUMNS})
   VALUES (@account_id, ${MEMORY_COLUMNS.map((c) => `@${c}`).join(', ')})`;
@@ -36,6 +39,12 @@ export const PROMOTE_MEMORY = `UPDATE memories SET promoted_to = @snapshot_id, u
  * average; a weight of 4 puts a tag match above a single mention in the content.
  */
 const BM25 = 'bm25(memory_search, 1, 4)';
+/** The matches in the brain's rowid range (memories-sql.ts), of the type when one is asked for. */
+const MATCHES = `memory_search JOIN memory_search_rows r ON r.rowid = memory_search.rowid
+  WHERE memory_search MATCH @match AND memory_search.rowid BETWEEN @lo AND @hi
+    AND (@memory_type IS NULL OR r.memory_type = @memory_type)`;
+/** Without a type, the index alone answers. */
+const MATCHES_ANY_TYPE = 'memory_search WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi';
 const FILTERS = `brain_id = @brain_id AND (@memory_type IS NULL OR memory_type = @memory_type)
   AND (@speaker IS NULL OR speaker = @speaker)
   AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE json_each.value = @tag))`;
@@ -74,14 +83,23 @@ export class SqliteMemoryStore implements MemoryStore {
          WHERE id = @id AND account_id = @account_id`,
       ),
       delete: prepared<never>('DELETE FROM memories WHERE id = @id AND account_id = @account_id'),
-      // Every match in scope with its relevance in one pass over the index; rows are read for the top only.
-      matches: prepared<[string, number, string]>(
-        `SELECT m.id, -${BM25}, m.created_at
-         FROM memory_search JOIN memories m ON m.rowid = memory_search.rowid
-         WHERE memory_search MATCH @match AND m.brain_id = @brain_id
-           AND (@memory_type IS NULL OR m.memory_type = @memory_type)`,
+      brainNumber: prepared<{ n: number }>('SELECT n FROM memory_brains WHERE brain_id = @brain_id'),
+      // The count and the ranked page read only the index (and, for a type, the narrow row map);
+      // then the page's rows. Ties: the later write (a higher rowid) first.
+      countMatches: prepared<{ n: number }>(`SELECT count(*) AS n FROM ${MATCHES}`),
+      countMatchesAnyType: prepared<{ n: number }>(`SELECT count(*) AS n FROM ${MATCHES_ANY_TYPE}`),
+      topMatches: prepared<{ rowid: number; relevance: number }>(
+        `SELECT memory_search.rowid AS rowid, -${BM25} AS relevance FROM ${MATCHES}
+         ORDER BY relevance DESC, memory_search.rowid DESC LIMIT @limit`,
       ),
-      rowsIn: prepared<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(@ids))`),
+      topMatchesAnyType: prepared<{ rowid: number; relevance: number }>(
+        `SELECT rowid, -${BM25} AS relevance FROM ${MATCHES_ANY_TYPE} ORDER BY relevance DESC, rowid DESC LIMIT @limit`,
+      ),
+      rowsIn: prepared<MemoryRow & { rowid: number }>(
+        `SELECT r.rowid AS rowid, ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}
+         FROM memory_search_rows r JOIN memories m ON m.id = r.memory_id
+         WHERE r.rowid IN (SELECT value FROM json_each(@rowids))`,
+      ),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
          WHERE source_id = @source_id AND source_type = 'memory' AND account_id = @account_id
@@ -139,20 +157,24 @@ export class SqliteMemoryStore implements MemoryStore {
     const match = ftsExpression({ brainId: search.brainId }, search.query);
     if (match === undefined) return { hits: [], total: 0 };
     return this.db.transaction(() => {
-      const all = this.stmt
-        .matches()
-        .raw()
-        .all({ match, brain_id: search.brainId, memory_type: search.memoryType ?? null }) as [string, number, string][];
-      all.sort((a, b) => b[1] - a[1] || compareDesc(a[2], b[2]) || compareDesc(a[0], b[0]));
-      const top = all.slice(0, search.limit);
+      const brain = this.stmt.brainNumber().get({ brain_id: search.brainId });
+      if (!brain) return { hits: [], total: 0 };
+      const lo = BigInt(brain.n) * BRAIN_SPAN;
+      const scope = { match, lo, hi: lo + BRAIN_SPAN - 1n, memory_type: search.memoryType ?? null };
+      const anyType = search.memoryType === undefined;
+      const total = (anyType ? this.stmt.countMatchesAnyType() : this.stmt.countMatches()).get(scope)?.n ?? 0;
+      const top = (anyType ? this.stmt.topMatchesAnyType() : this.stmt.topMatches()).all({
+        ...scope,
+        limit: search.limit,
+      });
       const rows = new Map(
         this.stmt
           .rowsIn()
-          .all({ ids: JSON.stringify(top.map(([id]) => id)) })
-          .map((row) => [row.id, memoryFromRow(row)]),
+          .all({ rowids: JSON.stringify(top.map((hit) => hit.rowid)) })
+          .map(({ rowid, ...row }) => [rowid, memoryFromRow(row)]),
       );
-      const hits = top.map(([id, relevance]) => ({ memory: rows.get(id) as Memory, relevance }));
-      return { hits, total: all.length };
+      const hits = top.map(({ rowid, relevance }) => ({ memory: rows.get(rowid) as Memory, relevance }));
+      return { hits, total };
     })();
   }
 
@@ -160,5 +182,3 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.stmt.promotedSnapshots().all({ source_id: memoryId, account_id: accountId }).map(snapshotFromRow);
   }
 }
-
-const compareDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
