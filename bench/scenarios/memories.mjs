@@ -4,6 +4,7 @@
 // memories (5,000 with --quick), seeded straight into the database.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { isoTime } from '../../packages/server/dist/clock.js';
 import { newId } from '../../packages/server/dist/ids.js';
 import { postJson } from '../lib/http.mjs';
