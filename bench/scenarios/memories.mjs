@@ -12,7 +12,7 @@ import { summarize } from '../lib/load.mjs';
 import { cellsWithRatio, MEASUREMENT_HEADERS, range, ratio, table, target } from '../lib/report.mjs';
 import { pairedRatio, runInterleaved } from '../lib/rounds.mjs';
 import { createBrainSqlite } from '../lib/seed.mjs';
-import { prepareDatabase, snapgraphCli, startBaseline, startSnapgraph, tempDir } from '../lib/server.mjs';
+import { cpuMs, prepareDatabase, snapgraphCli, startBaseline, startSnapgraph, tempDir } from '../lib/server.mjs';
 import { random, snapshotText, vocabulary } from '../lib/zipf-text.mjs';
 
 export const id = 'memories';
@@ -143,6 +143,7 @@ function queries() {
 async function searchLatency(server, key, brainId, list, seconds) {
   const latencies = [];
   let hits = 0;
+  const cpuBefore = cpuMs(server.pid);
   const until = performance.now() + seconds * 1000;
   for (let i = 0; performance.now() < until; i++) {
     const query = list[i % list.length];
@@ -157,9 +158,17 @@ async function searchLatency(server, key, brainId, list, seconds) {
     if (res.status !== 200) throw new Error(`search: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     hits += body.count;
   }
+  const cpuPerRequestUs = ((cpuMs(server.pid) - cpuBefore) * 1000) / latencies.length;
   latencies.sort((a, b) => a - b);
   const at = (p) => latencies[Math.floor(p * (latencies.length - 1))];
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), requests: latencies.length, meanHits: hits / latencies.length };
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    requests: latencies.length,
+    meanHits: hits / latencies.length,
+    cpuPerRequestUs,
+  };
 }
 
 async function search(ctx) {
@@ -195,10 +204,19 @@ async function search(ctx) {
       `One brain, seeded straight into the database in ${seedSeconds.toFixed(0)} s (Zipf text from a 4,000-word ` +
       `vocabulary, ~40 words per memory). ${QUERY_COUNT} two-word queries taken in turn (mean ` +
       `${Math.round(summarize(samples, 'meanHits').median)} matches each), \`limit=10\`, one request at a time ` +
-      `from the bench process.\n\n` +
+      `from the bench process; server CPU is the server process's user + system time per request.\n\n` +
       table(
-        ['request (1 connection, sequential)', 'p50 ms', 'p95 ms', 'p99 ms', 'requests'],
-        [['Snapgraph memory search', ms('p50'), ms('p95'), ms('p99'), range(summarize(samples, 'requests'))]],
+        ['request (1 connection, sequential)', 'p50 ms', 'p95 ms', 'p99 ms', 'requests', 'server CPU µs/req'],
+        [
+          [
+            'Snapgraph memory search',
+            ms('p50'),
+            ms('p95'),
+            ms('p99'),
+            range(summarize(samples, 'requests')),
+            range(summarize(samples, 'cpuPerRequestUs')),
+          ],
+        ],
       ),
     target: target(
       'memories',
