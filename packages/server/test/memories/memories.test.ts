@@ -275,15 +275,16 @@ describe('memories', () => {
       const back = await api.request('PUT', `/v1/memories/${made.id}`, { key, body: { ...made, content: 'changed' } });
       assert.equal(back.status, 200, JSON.stringify(back.body));
       assert.equal(back.body.data.content, 'changed');
-      for (const [field, value] of [
+      const changes: [string, string][] = [
         ['id', 'mem_other'],
         ['brain_id', 'brain_other'],
         ['promoted_to', 'snap_other'],
         ['created_at', '2020-01-01T00:00:00.000Z'],
-      ]) {
+      ];
+      for (const [field, value] of changes) {
         badField(
           await api.request('PUT', `/v1/memories/${made.id}`, { key, body: { content: 'x', [field]: value } }),
-          field as string,
+          field,
         );
       }
     });
