@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as deepPages from '../scenarios/deep-pages.mjs';
+import * as memories from '../scenarios/memories.mjs';
 import * as postgres from '../scenarios/postgres.mjs';
 import * as ratelimit from '../scenarios/ratelimit.mjs';
 import * as reads from '../scenarios/reads.mjs';
@@ -18,7 +19,10 @@ import { machineDescription, targetsTable } from './report.mjs';
 import { REPO } from './server.mjs';
 
 export const SCENARIOS = Object.fromEntries(
-  [reads, writes, sustainedWrites, deepPages, postgres, ratelimit, search, searchQuality].map((s) => [s.id, s]),
+  [reads, writes, sustainedWrites, deepPages, postgres, ratelimit, search, searchQuality, memories].map((s) => [
+    s.id,
+    s,
+  ]),
 );
 
 const USAGE = `Usage: node bench/run.mjs [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]

@@ -27,8 +27,10 @@ import { brainRoutes } from './http/routes/brains.js';
 import { crystallizeRoutes } from './http/routes/crystallize.js';
 import { edgeRoutes } from './http/routes/edges.js';
 import { healthRoutes } from './http/routes/health.js';
+import { ingestRoutes } from './http/routes/ingest.js';
 import { knowledgeRoutes } from './http/routes/knowledge.js';
 import { jobRoutes } from './http/routes/jobs.js';
+import { memoryRoutes } from './http/routes/memories.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
@@ -179,6 +181,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(knowledgeRoutes, { prefix });
     await app.register(jobRoutes, { prefix });
     if (options.extraRoutes) await app.register(options.extraRoutes, { prefix });
+    await app.register(memoryRoutes, { prefix });
+    await app.register(ingestRoutes, { prefix });
   }
   await app.register(async (scope) => registerMethodNotAllowed(scope, routes));
   if (options.fastPaths !== false) fastPath = snapshotReadFastPath(app, accessLog);

@@ -239,3 +239,29 @@ export interface KnowledgeEntry {
   created_at: string;
   updated_at: string;
 }
+
+export const MEMORY_TYPES = ['fact', 'decision', 'insight', 'story', 'framework', 'preference', 'event'] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+/** A lightweight record an agent keeps (DESIGN 4.5): searchable, and promotable into snapshots. */
+export interface Memory {
+  id: string;
+  brain_id: string;
+  content: string;
+  memory_type: MemoryType;
+  speaker: string | null;
+  tags: string[];
+  source_emotion: string | null;
+  /** −1 (negative) to 1 (positive). */
+  emotional_valence: number | null;
+  /** 0 to 1. */
+  emotional_intensity: number | null;
+  /** The first snapshot the memory was promoted into, or null. */
+  promoted_to: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How the text of `POST /v1/ingest` was captured; the service never fetches a url. */
+export const INGEST_SOURCE_TYPES = ['manual', 'document', 'article', 'url'] as const;
+export type IngestSourceType = (typeof INGEST_SOURCE_TYPES)[number];

@@ -396,6 +396,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Memories of a brain, newest first, with filters */
+        get: operations["listMemories"];
+        put?: never;
+        /** Remember something: a fact, decision, insight, story, framework, preference or event */
+        post: operations["createMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/remember": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Alias of POST /memories */
+        post: operations["rememberMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Search memories by text, best first */
+        post: operations["searchMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One memory */
+        get: operations["getMemory"];
+        /** Update a memory (read-only fields may be sent back unchanged) */
+        put: operations["updateMemory"];
+        post?: never;
+        /** Delete a memory (snapshots promoted from it stay) */
+        delete: operations["deleteMemory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}/crystallize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promote a memory into snapshots, linked automatically; again: 200 with the same snapshots */
+        post: operations["promoteMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest text: snapshots (and with extract_memories, memories), linked automatically
+         * @description With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.
+         */
+        post: operations["ingestText"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -766,6 +874,47 @@ export interface components {
             /** @description Always "ok": the process answers */
             status: string;
         };
+        /** IngestRequest */
+        IngestRequest: {
+            /** @description The text, 20 to 1000000 characters after trimming (also for source_type url) */
+            content: string;
+            /** @description A title; the snapshots name it as their source */
+            title?: string;
+            /**
+             * @description How the text was captured: manual, document, article, url (default manual). A url is never fetched
+             * @enum {unknown}
+             */
+            source_type?: "manual" | "document" | "article" | "url";
+            /** @description Up to 50 labels */
+            tags?: string[];
+            /** @description Brain to write into; default: the key's brain */
+            brain_id?: string;
+            /** @description Also keep the memories the text holds (default false) */
+            extract_memories?: boolean;
+            /** @description Link the new snapshots to each other and to the brain (default true) */
+            auto_link?: boolean;
+        };
+        /**
+         * IngestResult
+         * @description What the text became
+         */
+        IngestResult: {
+            data: {
+                /** @description ing_…; the snapshots carry it as source_id */
+                ingestion_id: string;
+                title: string | null;
+                /**
+                 * @description How the text was captured: manual, document, article, url (default manual). A url is never fetched
+                 * @enum {unknown}
+                 */
+                source_type: "manual" | "document" | "article" | "url";
+                snapshots: components["schemas"]["Snapshot"][];
+                /** @description With extract_memories: the memories kept */
+                memories: components["schemas"]["Memory"][];
+                /** @description The automatic edges made */
+                edges: components["schemas"]["Edge"][];
+            };
+        };
         /** Job */
         Job: {
             /** @description job_… */
@@ -1042,6 +1191,166 @@ export interface components {
                 updated_at: string;
                 entries: components["schemas"]["KnowledgeEntry"][];
             };
+        };
+        /** Memory */
+        Memory: {
+            /** @description mem_ followed by a time-ordered random part */
+            id: string;
+            brain_id: string;
+            content: string;
+            /**
+             * @description fact, decision, insight, story, framework, preference, event
+             * @enum {unknown}
+             */
+            memory_type: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
+            speaker: string | null;
+            tags: string[];
+            source_emotion: string | null;
+            emotional_valence: number | null;
+            emotional_intensity: number | null;
+            promoted_to: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** MemoryCreate */
+        MemoryCreate: {
+            /** @description What to remember, 1 to 10000 characters after trimming */
+            content: string;
+            /**
+             * @description fact, decision, insight, story, framework, preference, event
+             * @enum {unknown}
+             */
+            memory_type?: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
+            speaker?: string | null;
+            tags?: string[] | null;
+            source_emotion?: string | null;
+            emotional_valence?: number | null;
+            emotional_intensity?: number | null;
+            /** @description Brain to use; default: the key's brain */
+            brain_id?: string;
+        };
+        /**
+         * MemoryList
+         * @description A page of memories, newest first
+         */
+        MemoryList: {
+            data: components["schemas"]["Memory"][];
+            /** @description Number of all matching memories, not the page size */
+            count: number;
+            next_cursor?: string | null;
+        };
+        /** MemoryPromote */
+        MemoryPromote: {
+            /** @description Link the new snapshots to each other and to the brain (default true) */
+            auto_link?: boolean;
+        };
+        /**
+         * MemoryPromoted
+         * @description The memory and the snapshots it was promoted into
+         */
+        MemoryPromoted: {
+            data: {
+                memory: components["schemas"]["Memory"];
+                /** @description The snapshots made from the memory */
+                snapshots: components["schemas"]["Snapshot"][];
+                /** @description The automatic edges made (none when it was promoted before) */
+                edges: components["schemas"]["Edge"][];
+            };
+        };
+        /**
+         * MemoryResponse
+         * @description The memory
+         */
+        MemoryResponse: {
+            data: components["schemas"]["Memory"];
+        };
+        /** MemorySearchRequest */
+        MemorySearchRequest: {
+            /** @description Words to find (stemmed; stop words match nothing); "a phrase" in quotes; word* for a prefix */
+            query: string;
+            /** @description Brain to use; default: the key's brain */
+            brain_id?: string;
+            /**
+             * @description fact, decision, insight, story, framework, preference, event
+             * @enum {unknown}
+             */
+            memory_type?: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
+            /** @description 1 to 100 (default 10) */
+            limit?: number;
+        };
+        /**
+         * MemorySearchResults
+         * @description Matching memories, best first
+         */
+        MemorySearchResults: {
+            data: {
+                /** @description mem_ followed by a time-ordered random part */
+                id: string;
+                brain_id: string;
+                content: string;
+                /**
+                 * @description fact, decision, insight, story, framework, preference, event
+                 * @enum {unknown}
+                 */
+                memory_type: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
+                speaker: string | null;
+                tags: string[];
+                source_emotion: string | null;
+                emotional_valence: number | null;
+                emotional_intensity: number | null;
+                promoted_to: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                updated_at: string;
+                /** @description Relevance, 0 to 1, higher is better; the best match scores 0.95 */
+                score: number;
+                /** @description The score with exactly 4 decimals */
+                similarity: string;
+            }[];
+            /** @description Number of all matching memories */
+            count: number;
+            /** @description The trimmed query */
+            query: string;
+        };
+        /** MemoryUpdate */
+        MemoryUpdate: {
+            /** @description What to remember, 1 to 10000 characters after trimming */
+            content?: string;
+            /**
+             * @description fact, decision, insight, story, framework, preference, event
+             * @enum {unknown}
+             */
+            memory_type?: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
+            speaker?: string | null;
+            tags?: string[] | null;
+            source_emotion?: string | null;
+            emotional_valence?: number | null;
+            emotional_intensity?: number | null;
+            /** @description Memory id. Read-only: accepted only unchanged. */
+            id?: unknown;
+            /** @description Owning brain. Read-only: accepted only unchanged. */
+            brain_id?: unknown;
+            /** @description The snapshot it was promoted into. Read-only: accepted only unchanged. */
+            promoted_to?: unknown;
+            /** @description Creation time. Read-only: accepted only unchanged. */
+            created_at?: unknown;
+            /** @description Last update time. Read-only: accepted only unchanged. */
+            updated_at?: unknown;
         };
         /** PhaseUsage */
         PhaseUsage: {
@@ -3024,6 +3333,417 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMemories: {
+        parameters: {
+            query?: {
+                /** @description Brain to use; default: the key's brain */
+                brain_id?: string;
+                /** @description fact, decision, insight, story, framework, preference, event */
+                memory_type?: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
+                /** @description Only memories of this speaker */
+                speaker?: string;
+                /** @description Only memories with this tag */
+                tag?: string;
+                /** @description Page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+                /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of memories, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rememberMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemorySearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Matching memories, best first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemorySearchResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The memory’s id
+                 * @example mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memory */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The memory’s id
+                 * @example mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The memory */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The memory’s id
+                 * @example mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with every edge attached to it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "success": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SnapshotDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    promoteMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The memory’s id
+                 * @example mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MemoryPromote"];
+            };
+        };
+        responses: {
+            /** @description The memory and the snapshots it was promoted into */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPromoted"];
+                };
+            };
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPromoted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingestText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IngestRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            /** @description Accepted: the work runs as a job */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ProviderError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -97,7 +97,7 @@ function normalizeFields(input: Partial<SnapshotFields>): Partial<Snapshot> {
 }
 
 /** Tags are trimmed and de-duplicated (the first occurrence keeps its place); null means none. */
-function normalizeTags(tags: string[] | null, problems: Problems): string[] {
+export function normalizeTags(tags: string[] | null, problems: Problems): string[] {
   if (tags === null) return [];
   const seen = new Set<string>();
   tags.forEach((tag, index) => {

@@ -5,10 +5,12 @@ import type {
   EntryType,
   KnowledgeEntry,
   KnowledgeSource,
+  Memory,
   Page,
   PageOf,
   Snapshot,
 } from '../model.js';
+import type { MemoryPromotion } from './memory-store.js';
 import type { ParsedQuery } from './search-store.js';
 
 /** What a capture's decision writes along with the run's other output. */
@@ -38,6 +40,10 @@ export interface KnowledgeWrite {
   decision?: CaptureDecision;
   source?: KnowledgeSource;
   entries?: KnowledgeEntry[];
+  /** Memories made with the snapshots (POST /v1/ingest with extract_memories). */
+  memories?: Memory[];
+  /** A memory promoted into the snapshots (POST /v1/memories/:id/crystallize); checked first. */
+  promotion?: MemoryPromotion;
 }
 
 /** A pending capture with what accepting it needs: the source type of its run. */

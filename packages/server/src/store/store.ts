@@ -13,6 +13,7 @@ import type {
 } from '../model.js';
 import type { MaybePromise } from '../maybe.js';
 import type { KnowledgeStore } from './knowledge-store.js';
+import type { MemoryStore } from './memory-store.js';
 import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
 import type { VectorStore } from './vector-store.js';
@@ -64,6 +65,8 @@ export interface Store {
   readonly jobs: JobStore;
   /** Responses kept for `Idempotency-Key` (job-store.ts). */
   readonly idempotency: IdempotencyStore;
+  /** Memories (memory-store.ts). */
+  readonly memories: MemoryStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

@@ -239,6 +239,75 @@ const routesUnder = (p: string): Route[] => [
     invalid: (f) => ({ path: `${p}/specific-knowledge/entries/${f.entryId}`, body: { mastery: 2 } }),
     ok: 200,
   },
+  {
+    method: 'POST',
+    name: `${p}/memories`,
+    path: () => `${p}/memories`,
+    body: () => ({ content: 'Deploys go out on Tuesdays' }),
+    invalid: () => ({ path: `${p}/memories`, body: { content: '', bogus: true } }),
+    ok: 201,
+  },
+  {
+    method: 'POST',
+    name: `${p}/memories/remember`,
+    path: () => `${p}/memories/remember`,
+    body: () => ({ content: 'Deploys go out on Tuesdays' }),
+    invalid: () => ({ path: `${p}/memories/remember`, body: { memory_type: 'opinion' } }),
+    ok: 201,
+  },
+  {
+    method: 'GET',
+    name: `${p}/memories`,
+    path: () => `${p}/memories`,
+    invalid: () => ({ path: `${p}/memories?limit=abc` }),
+    ok: 200,
+  },
+  {
+    method: 'POST',
+    name: `${p}/memories/search`,
+    path: () => `${p}/memories/search`,
+    body: () => ({ query: 'deploys' }),
+    invalid: () => ({ path: `${p}/memories/search`, body: { query: '' } }),
+    ok: 200,
+  },
+  {
+    method: 'GET',
+    name: `${p}/memories/:id`,
+    path: (f) => `${p}/memories/${f.memoryId}`,
+    invalid: () => ({ path: `${p}/memories/mem_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'PUT',
+    name: `${p}/memories/:id`,
+    path: (f) => `${p}/memories/${f.memoryId}`,
+    body: () => ({ memory_type: 'decision' }),
+    invalid: (f) => ({ path: `${p}/memories/${f.memoryId}`, body: { emotional_valence: 3 } }),
+    ok: 200,
+  },
+  {
+    method: 'DELETE',
+    name: `${p}/memories/:id`,
+    path: (f) => `${p}/memories/${f.memoryId}`,
+    invalid: () => ({ path: `${p}/memories/mem_does_not_exist` }),
+    ok: 200,
+  },
+  {
+    method: 'POST',
+    name: `${p}/memories/:id/crystallize`,
+    path: (f) => `${p}/memories/${f.memoryId}/crystallize`,
+    body: () => ({ auto_link: false }),
+    invalid: (f) => ({ path: `${p}/memories/${f.memoryId}/crystallize`, body: { auto_link: 'no' } }),
+    ok: 201,
+  },
+  {
+    method: 'POST',
+    name: `${p}/ingest`,
+    path: () => `${p}/ingest`,
+    body: () => ({ content: 'Deploys go out on Tuesdays, after the review meeting.', auto_link: false }),
+    invalid: () => ({ path: `${p}/ingest`, body: { content: 'short' } }),
+    ok: 201,
+  },
 ];
 
 const ROUTES: Route[] = PREFIXES.flatMap(routesUnder);
@@ -378,6 +447,7 @@ describe('auth matrix: every authenticated route answers 401 to every bad creden
           captureId: id,
           sourceId: id,
           entryId: id,
+          memoryId: id,
         });
         const response = await call(api, route.method, path, body !== undefined ? { body } : {});
         assertUnauthorized(response, `${route.method} ${path.slice(0, 60)}`);

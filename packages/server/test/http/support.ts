@@ -54,7 +54,7 @@ export function roomyKey(api: TestApi, brainId?: string): Promise<TestKey> {
 }
 
 /** A well-formed id of the given kind that names nothing. */
-export function missingId(prefix: 'snap' | 'edge' | 'brain' | 'cry' | 'cap' | 'src' | 'ske'): string {
+export function missingId(prefix: 'snap' | 'edge' | 'brain' | 'cry' | 'cap' | 'src' | 'ske' | 'mem'): string {
   return newId(prefix);
 }
 
@@ -119,13 +119,14 @@ export function assertErrorBody(response: ApiResponse, status: number, code: str
   assert.doesNotMatch(response.raw.body, STACK_TRACE, `no stack trace (${where})`);
 }
 
-/** Two snapshots of the key's default brain, an edge between them and a second brain. */
+/** Two snapshots of the key's default brain, an edge between them, a second brain and a memory. */
 export interface Fixture {
   brainId: string;
   extraBrainId: string;
   snapshotId: string;
   otherSnapshotId: string;
   edgeId: string;
+  memoryId: string;
   /** A crystallize run in review, one of its pending captures, a knowledge source and one of its entries. */
   runId: string;
   captureId: string;
@@ -151,6 +152,7 @@ export async function makeFixture(api: TestApi, key: TestKey, prefix = '/v1'): P
     edge_type: 'supports',
   });
   const extraBrainId = await created('POST', '/brains', { name: 'Second brain' });
+  const memoryId = await created('POST', '/memories', { content: 'The fixture memory: deploys go out on Tuesdays.' });
   const run = await call(api, 'POST', `${prefix}/crystallize`, { key, body: { text: FIXTURE_TEXT, review: true } });
   assert.equal(run.status, 201, `fixture crystallize: ${JSON.stringify(run.body)}`);
   const source = await call(api, 'POST', `${prefix}/specific-knowledge/ingest`, {
@@ -168,6 +170,7 @@ export async function makeFixture(api: TestApi, key: TestKey, prefix = '/v1'): P
     captureId: run.body.data.captures[0].id,
     sourceId: source.body.data.source_id,
     entryId: source.body.data.entries[0].id,
+    memoryId,
   };
 }
 
@@ -190,5 +193,7 @@ export async function readFixture(api: TestApi, key: TestKey, fixture: Fixture):
     run: await read(`/v1/crystallize/${fixture.runId}`),
     captures: await read(`/v1/captures?brain_id=${fixture.brainId}`),
     source: await read(`/v1/specific-knowledge/sources/${fixture.sourceId}`),
+    memory: await read(`/v1/memories/${fixture.memoryId}`),
+    memories: await read('/v1/memories'),
   };
 }

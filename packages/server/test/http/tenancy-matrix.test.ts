@@ -196,6 +196,58 @@ const targetsUnder = (p: string): Target[] => [
     method: 'PUT',
     request: (ids) => ({ path: `${p}/specific-knowledge/entries/${ids.entryId}`, body: { mastery: 1 } }),
   },
+  { name: `GET ${p}/memories/:id`, method: 'GET', request: (ids) => ({ path: `${p}/memories/${ids.memoryId}` }) },
+  {
+    name: `PUT ${p}/memories/:id`,
+    method: 'PUT',
+    request: (ids) => ({ path: `${p}/memories/${ids.memoryId}`, body: { content: 'Hijacked', tags: ['b'] } }),
+  },
+  {
+    name: `PUT ${p}/memories/:id with its read-only fields echoed`,
+    method: 'PUT',
+    request: (ids) => ({
+      path: `${p}/memories/${ids.memoryId}`,
+      body: { id: ids.memoryId, brain_id: ids.brainId, content: 'Hijacked' },
+    }),
+  },
+  {
+    name: `DELETE ${p}/memories/:id`,
+    method: 'DELETE',
+    request: (ids) => ({ path: `${p}/memories/${ids.memoryId}` }),
+  },
+  {
+    name: `POST ${p}/memories/:id/crystallize`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/memories/${ids.memoryId}/crystallize`, body: {} }),
+  },
+  {
+    name: `GET ${p}/memories?brain_id=`,
+    method: 'GET',
+    request: (ids) => ({ path: `${p}/memories?brain_id=${ids.brainId}` }),
+  },
+  {
+    name: `POST ${p}/memories with brain_id`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/memories`, body: { content: 'Planted', brain_id: ids.extraBrainId } }),
+  },
+  {
+    name: `POST ${p}/memories/remember with brain_id`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/memories/remember`, body: { content: 'Planted', brain_id: ids.extraBrainId } }),
+  },
+  {
+    name: `POST ${p}/memories/search with brain_id`,
+    method: 'POST',
+    request: (ids) => ({ path: `${p}/memories/search`, body: { query: 'deploys', brain_id: ids.brainId } }),
+  },
+  {
+    name: `POST ${p}/ingest with brain_id`,
+    method: 'POST',
+    request: (ids) => ({
+      path: `${p}/ingest`,
+      body: { content: 'Planted text long enough to be ingested here.', brain_id: ids.extraBrainId },
+    }),
+  },
 ];
 
 const TARGETS = PREFIXES.flatMap(targetsUnder);
@@ -222,6 +274,7 @@ describe("tenancy matrix: account A's objects do not exist for account B", () =>
       snapshotId: missingId('snap'),
       otherSnapshotId: missingId('snap'),
       edgeId: missingId('edge'),
+      memoryId: missingId('mem'),
       runId: missingId('cry'),
       captureId: missingId('cap'),
       sourceId: missingId('src'),
@@ -237,6 +290,7 @@ describe("tenancy matrix: account A's objects do not exist for account B", () =>
       `/v1/snapshots/${fixtureA.snapshotId}`,
       `/v1/edges/${fixtureA.edgeId}`,
       `/v1/brains/${fixtureA.extraBrainId}`,
+      `/v1/memories/${fixtureA.memoryId}`,
     ]) {
       assert.equal((await call(api, 'GET', path, { key: keyA })).status, 200, path);
     }
@@ -292,8 +346,10 @@ describe("tenancy matrix: account A's objects do not exist for account B", () =>
     const brains = await call(api, 'GET', '/v1/brains', { key: keyB });
     const snapshots = await call(api, 'GET', '/v1/snapshots', { key: keyB });
     const edges = await call(api, 'GET', `/v1/edges?brain_id=${fixtureB.brainId}`, { key: keyB });
-    for (const response of [brains, snapshots, edges]) assert.equal(response.status, 200);
-    const seen = JSON.stringify([brains.body, snapshots.body, edges.body]);
+    const memories = await call(api, 'GET', '/v1/memories', { key: keyB });
+    const found = await call(api, 'POST', '/v1/memories/search', { key: keyB, body: { query: 'deploys' } });
+    for (const response of [brains, snapshots, edges, memories, found]) assert.equal(response.status, 200);
+    const seen = JSON.stringify([brains.body, snapshots.body, edges.body, memories.body, found.body]);
     for (const id of Object.values(fixtureA)) assert.ok(!seen.includes(id), `B sees ${id}`);
   });
 });

@@ -12,6 +12,8 @@ import {
 type Json = any;
 
 const SCHEMAS = '#/components/schemas/';
+/** Marks a body schema whose request may have no body at all (see optionalBody in schemas/responses.ts). */
+export const OPTIONAL_BODY = 'x-optional-body';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** Keywords that describe a schema without changing what it accepts. */
 const ANNOTATIONS = new Set(['description', 'examples', 'example']);
@@ -44,6 +46,13 @@ export function finishDocument(document: Json): Json {
     }
     for (const parameter of operation.parameters ?? []) parameter.schema = named.hoist(parameter.schema);
     for (const mediaType of Object.values<Json>(operation.requestBody?.content ?? {})) {
+      // A route whose body may be left out says so on its schema (optionalBody); generators
+      // would otherwise require one.
+      if (mediaType.schema?.[OPTIONAL_BODY]) {
+        operation.requestBody.required = false;
+        mediaType.schema = { ...mediaType.schema };
+        delete mediaType.schema[OPTIONAL_BODY];
+      }
       mediaType.schema = named.hoist(mediaType.schema);
     }
   }

@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { ERROR_RESPONSES, type ErrorStatus } from '../openapi/error-responses.js';
+import { OPTIONAL_BODY } from '../openapi/finish-document.js';
 import { HEADER_COMPONENTS, type HeaderName } from '../openapi/headers.js';
 import { ErrorSchema } from './error.js';
 
@@ -52,3 +53,9 @@ export const created = <T extends TSchema>(schema: T): T =>
   describedAs(withHeaders(schema, 'Location'), 'Created; `Location` names the new object');
 
 export { ERROR_RESPONSES };
+
+/**
+ * A body the request may leave out (the route treats no body as `{}`): the document then says
+ * `requestBody.required: false`. Adds nothing to validation.
+ */
+export const optionalBody = <T extends TSchema>(schema: T): T => ({ ...schema, [OPTIONAL_BODY]: true });

@@ -4,6 +4,8 @@ import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Pa
 import { canonicalPair } from '../brain-rows.js';
 import { SNAPSHOT_COLUMNS } from '../columns.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
+import { MemoryPromotionLost } from '../memory-store.js';
+import { MEMORY_SQL, memoryValues } from './memories.js';
 import { tsqueryParts } from './search.js';
 import { snapshotValues } from './snapshot-values.js';
 
@@ -80,11 +82,19 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     try {
       await client.query('BEGIN');
       const run = (name: keyof typeof SQL, values: unknown[]) => this.query(name, values, client);
+      const memory = (name: keyof typeof MEMORY_SQL, values: unknown[]) =>
+        client.query({ name, text: MEMORY_SQL[name], values });
       if (w.decision) {
         const d = w.decision;
         const decided = await run('knowledgeDecide', [d.id, accountId, d.status, d.snapshotId, d.at]);
         if ((decided.rowCount ?? 0) === 0) throw notFound('capture');
       }
+      if (w.promotion) {
+        const p = w.promotion;
+        const promoted = await memory('memoryPromote', [p.memoryId, accountId, p.snapshotId, p.readAt, p.at]);
+        if ((promoted.rowCount ?? 0) === 0) throw new MemoryPromotionLost();
+      }
+      for (const m of w.memories ?? []) await memory('memoryInsert', memoryValues(accountId, m));
       for (const s of w.snapshots ?? []) await run('knowledgeInsertSnapshot', [accountId, ...snapshotValues(s)]);
       if (w.run) {
         const r = w.run;

@@ -1,6 +1,7 @@
 import type { Migration } from '../migration.js';
 import { KEY_CHANGES_CHANNEL } from './key-cache.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
+import { MEMORIES_SQL } from './memories-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 import { JOBS_SQL } from './jobs-sql.js';
@@ -163,5 +164,10 @@ export const postgresMigrations: Migration[] = [
     version: 5,
     name: 'jobs and the responses kept for Idempotency-Key',
     sql: JOBS_SQL,
+  },
+  {
+    version: 6,
+    name: 'memories and their full-text index, snapshots by origin',
+    sql: MEMORIES_SQL,
   },
 ];

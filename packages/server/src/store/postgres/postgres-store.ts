@@ -17,6 +17,7 @@ import { PostgresSearchStore } from './search.js';
 import { PostgresLinkStore } from './links.js';
 import { PostgresVectorStore } from './vectors.js';
 import { PostgresKnowledgeStore } from './knowledge.js';
+import { PostgresMemoryStore } from './memories.js';
 import { snapshotValues } from './snapshot-values.js';
 import { PostgresJobStore } from './jobs.js';
 import { PostgresIdempotencyStore } from './idempotency.js';
@@ -135,6 +136,7 @@ export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly search: PostgresSearchStore;
   readonly knowledge: PostgresKnowledgeStore;
+  readonly memories: PostgresMemoryStore;
   readonly links: PostgresLinkStore;
   readonly work: PostgresLinkStore;
   readonly vectors: PostgresVectorStore;
@@ -162,6 +164,7 @@ export class PostgresStore implements Store {
     this.knowledge = new PostgresKnowledgeStore(this.pool);
     this.jobs = new PostgresJobStore(this.pool);
     this.idempotency = new PostgresIdempotencyStore(this.pool);
+    this.memories = new PostgresMemoryStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

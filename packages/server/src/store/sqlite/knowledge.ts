@@ -3,9 +3,11 @@ import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Pa
 import { canonicalPair } from '../brain-rows.js';
 import { SNAPSHOT_COLUMNS } from '../columns.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
+import { MemoryPromotionLost } from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { lazyStatements } from './lazy-statement.js';
+import { INSERT_MEMORY, memoryToRow, PROMOTE_MEMORY } from './memories.js';
 import { snapshotToRow } from './rows.js';
 import { ftsExpression } from './search.js';
 
@@ -38,6 +40,8 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     const prepared = lazyStatements(db);
     const snapshotColumns = ['account_id', ...SNAPSHOT_COLUMNS];
     this.stmt = {
+      insertMemory: prepared<never>(INSERT_MEMORY),
+      promoteMemory: prepared<never>(PROMOTE_MEMORY),
       insertSnapshot: prepared<never>(
         `INSERT INTO snapshots (${snapshotColumns.join(', ')}) VALUES (${snapshotColumns.map((c) => `@${c}`).join(', ')})`,
       ),
@@ -134,6 +138,14 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         const decided = this.stmt.decide().run({ ...w.decision, snapshot_id: w.decision.snapshotId, account_id });
         if (decided.changes === 0) throw notFound('capture');
       }
+      if (w.promotion) {
+        const p = w.promotion;
+        const promoted = this.stmt
+          .promoteMemory()
+          .run({ id: p.memoryId, account_id, snapshot_id: p.snapshotId, read_at: p.readAt, at: p.at });
+        if (promoted.changes === 0) throw new MemoryPromotionLost();
+      }
+      for (const memory of w.memories ?? []) this.stmt.insertMemory().run(memoryToRow(accountId, memory));
       for (const snapshot of w.snapshots ?? []) this.stmt.insertSnapshot().run(snapshotToRow(accountId, snapshot));
       if (w.run) {
         const run = w.run;

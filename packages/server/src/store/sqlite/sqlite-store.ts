@@ -27,6 +27,7 @@ import { SqliteVectorStore } from './vectors.js';
 import { SqliteKnowledgeStore } from './knowledge.js';
 import { SqliteJobStore } from './jobs.js';
 import { SqliteIdempotencyStore } from './idempotency.js';
+import { SqliteMemoryStore } from './memories.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -54,6 +55,7 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly search: SqliteSearchStore;
   readonly knowledge: SqliteKnowledgeStore;
+  readonly memories: SqliteMemoryStore;
   readonly links: SqliteLinkStore;
   readonly work: SqliteLinkStore;
   readonly vectors: SqliteVectorStore;
@@ -75,6 +77,7 @@ export class SqliteStore implements Store {
     this.knowledge = new SqliteKnowledgeStore(this.db, this.writes);
     this.jobs = new SqliteJobStore(this.db, this.writes);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.writes);
+    this.memories = new SqliteMemoryStore(this.db, this.writes);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 

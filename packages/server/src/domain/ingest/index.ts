@@ -1,0 +1,117 @@
+import { isoTime } from '../../clock.js';
+import { newId } from '../../ids.js';
+import {
+  MEMORY_TYPES,
+  type Edge,
+  type IngestSourceType,
+  type Memory,
+  type MemoryType,
+  type Principal,
+  type Snapshot,
+} from '../../model.js';
+import { resolveBrainId } from '../brains.js';
+import type { Domain } from '../context.js';
+import { clip, proposeFromText, type WorkOptions } from '../crystallize/index.js';
+import { extractMemories } from '../extraction/index.js';
+import { proposeEdgesForNew } from '../linking/index.js';
+import { MEMORY_LIMITS } from '../memories/index.js';
+import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
+
+/** The most text one ingestion takes (characters); the body limit of the route allows it. */
+export const INGEST_CONTENT_MAX = 1_000_000;
+/** Less than this after trimming is not worth extracting from (DESIGN 4.6). */
+export const INGEST_CONTENT_MIN = 20;
+export const INGEST_TITLE_MAX = 500;
+
+export interface IngestInput {
+  content: string;
+  title?: string | undefined;
+  source_type?: IngestSourceType | undefined;
+  tags?: string[] | undefined;
+  brain_id?: string | undefined;
+  extract_memories?: boolean | undefined;
+  auto_link?: boolean | undefined;
+}
+
+export interface IngestResult {
+  data: {
+    ingestion_id: string;
+    title: string | null;
+    source_type: IngestSourceType;
+    snapshots: Snapshot[];
+    memories: Memory[];
+    edges: Edge[];
+  };
+}
+
+/**
+ * POST /v1/ingest (DESIGN 4.6): text in, snapshots out (source_type the body's, source_id the
+ * ingestion's `ing_` id), and with `extract_memories` the memories the text holds; linked
+ * automatically unless `auto_link` is false, and all written in one transaction. The text comes
+ * in the request, whatever its source type: the service never fetches a url.
+ */
+export async function ingest(
+  domain: Domain,
+  principal: Principal,
+  input: IngestInput,
+  options: WorkOptions = {},
+): Promise<IngestResult> {
+  const brainId = await resolveBrainId(domain, principal, input.brain_id);
+  const content = input.content.trim();
+  const title = input.title?.trim() || null;
+  const sourceType = input.source_type ?? 'manual';
+  const tags = [...new Set((input.tags ?? []).map((t) => t.trim()))];
+
+  const { proposals } = await proposeFromText(domain, brainId, content, options);
+  const now = domain.clock.now();
+  const ingestionId = newId('ing', now);
+  const snapshots = proposals.map((p) =>
+    newSnapshot(
+      {
+        ...p,
+        tags: [...new Set([...tags, ...p.tags])].slice(0, SNAPSHOT_LIMITS.tags),
+        source: title === null ? null : clip(title, SNAPSHOT_LIMITS.text),
+      },
+      brainId,
+      { source_type: sourceType, source_id: ingestionId },
+      now,
+    ),
+  );
+  const memories = input.extract_memories ? memoriesOf(content, brainId, tags, now) : [];
+  const autoEdges =
+    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots);
+  options.signal?.throwIfAborted();
+  const { edges } = await domain.store.knowledge.write(principal.accountId, { snapshots, autoEdges, memories });
+  domain.background?.nudge();
+  return { data: { ingestion_id: ingestionId, title, source_type: sourceType, snapshots, memories, edges } };
+}
+
+/** The built-in extractor's memories of the text, made valid, each once, with the body's tags. */
+function memoriesOf(content: string, brainId: string, tags: string[], now: number): Memory[] {
+  const at = isoTime(now);
+  const seen = new Set<string>();
+  const memories: Memory[] = [];
+  for (const found of extractMemories(content)) {
+    const text = clip(found.content, MEMORY_LIMITS.content);
+    if (text === undefined || seen.has(text)) continue;
+    seen.add(text);
+    const ownTags = (found.tags ?? [])
+      .map((t) => clip(t, SNAPSHOT_LIMITS.tag))
+      .filter((t): t is string => t !== undefined && !t.endsWith('…'));
+    memories.push({
+      id: newId('mem', now),
+      brain_id: brainId,
+      content: text,
+      memory_type: MEMORY_TYPES.includes(found.memory_type as MemoryType) ? (found.memory_type as MemoryType) : 'fact',
+      speaker: null,
+      tags: [...new Set([...tags, ...ownTags])].slice(0, SNAPSHOT_LIMITS.tags),
+      source_emotion: null,
+      emotional_valence: null,
+      emotional_intensity: null,
+      promoted_to: null,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+  return memories;
+}

@@ -1,0 +1,129 @@
+import { isoTime } from '../../clock.js';
+import { AppError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { ListPage, Memory, MemoryType, Principal } from '../../model.js';
+import { resolveBrainId } from '../brains.js';
+import type { Domain } from '../context.js';
+import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import { parseQuery } from '../search/query.js';
+import { RANKING } from '../search/ranking.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
+import { EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS, normalizeMemoryFields, type MemoryFields } from './fields.js';
+
+export { MEMORY_LIMITS, MEMORY_READ_ONLY_FIELDS } from './fields.js';
+export { promoteMemory, type PromotionResult } from './promote.js';
+
+export type MemoryCreateInput = Partial<MemoryFields> & { content: string; brain_id?: string | undefined };
+export type MemoryPatch = Partial<MemoryFields> & Partial<Record<(typeof MEMORY_READ_ONLY_FIELDS)[number], unknown>>;
+
+/** POST /v1/memories (and /remember): every field present in the answer, null when unset. */
+export async function rememberMemory(domain: Domain, principal: Principal, input: MemoryCreateInput): Promise<Memory> {
+  const fields = normalizeMemoryFields(input);
+  const brainId = await resolveBrainId(domain, principal, input.brain_id);
+  const now = domain.clock.now();
+  const at = isoTime(now);
+  const memory: Memory = {
+    id: newId('mem', now),
+    brain_id: brainId,
+    content: fields.content as string,
+    memory_type: fields.memory_type ?? 'fact',
+    speaker: fields.speaker ?? null,
+    tags: fields.tags ?? [],
+    source_emotion: fields.source_emotion ?? null,
+    emotional_valence: fields.emotional_valence ?? null,
+    emotional_intensity: fields.emotional_intensity ?? null,
+    promoted_to: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await domain.store.memories.insert(principal.accountId, memory);
+  return memory;
+}
+
+export async function getMemory(domain: Domain, principal: Principal, id: string): Promise<Memory> {
+  const memory = await domain.store.memories.get(principal.accountId, id);
+  if (!memory) throw notFound('memory');
+  return memory;
+}
+
+export interface MemoryListQuery extends PageRequest {
+  brain_id?: string | undefined;
+  memory_type?: MemoryType | undefined;
+  speaker?: string | undefined;
+  tag?: string | undefined;
+}
+
+/** GET /v1/memories: newest first, `count` of all matches (DESIGN 1.3). */
+export async function listMemories(
+  domain: Domain,
+  principal: Principal,
+  query: MemoryListQuery,
+): Promise<ListPage<Memory>> {
+  const page = pageQuery(query);
+  const brainId = await resolveBrainId(domain, principal, query.brain_id);
+  const found = await domain.store.memories.list({
+    brainId,
+    memoryType: query.memory_type,
+    speaker: query.speaker,
+    tag: query.tag,
+    ...page,
+  });
+  return { ...pageResult(found.rows, query.limit), total: found.total };
+}
+
+/** PUT /v1/memories/:id, with the rules of snapshot updates (DESIGN 1.2). */
+export async function updateMemory(
+  domain: Domain,
+  principal: Principal,
+  id: string,
+  patch: MemoryPatch,
+): Promise<Memory> {
+  const editable = EDITABLE_FIELDS.some((field) => field in patch);
+  const fields = normalizeMemoryFields(patch);
+  const now = domain.clock.now();
+  const updated = await domain.store.memories.update(principal.accountId, id, (current) => {
+    checkReadOnly(patch, current as unknown as Record<string, unknown>, MEMORY_READ_ONLY_FIELDS);
+    if (!editable) throw new AppError('BAD_REQUEST', 'nothing to update: send at least one field to change');
+    return { ...current, ...fields, updated_at: nextUpdatedAt(current.updated_at, now) };
+  });
+  if (!updated) {
+    checkIdOfMissing(patch, id);
+    throw notFound('memory');
+  }
+  return updated;
+}
+
+/** Deletes the memory; snapshots promoted from it stay (they are the user's own now). */
+export async function deleteMemory(domain: Domain, principal: Principal, id: string): Promise<void> {
+  if (!(await domain.store.memories.delete(principal.accountId, id))) throw notFound('memory');
+}
+
+export interface MemorySearchInput {
+  query: string;
+  brain_id?: string | undefined;
+  memory_type?: MemoryType | undefined;
+  limit: number;
+}
+
+/**
+ * POST /v1/memories/search: full-text relevance (tags above content), scaled as snapshot
+ * search scales its text part — the best match scores RANKING.textCeiling, the others in
+ * proportion — with `similarity` the score as text with 4 decimals. No graph: memories have no
+ * edges.
+ */
+export async function searchMemories(domain: Domain, principal: Principal, input: MemorySearchInput) {
+  const brainId = await resolveBrainId(domain, principal, input.brain_id);
+  const query = input.query.trim();
+  const found = await domain.store.memories.search({
+    brainId,
+    query: parseQuery(query),
+    memoryType: input.memory_type,
+    limit: input.limit,
+  });
+  const best = found.hits[0]?.relevance ?? 0;
+  const data = found.hits.map(({ memory, relevance }) => {
+    const score = best > 0 ? Math.round(((RANKING.textCeiling * relevance) / best) * 10_000) / 10_000 : 0;
+    return { ...memory, score, similarity: score.toFixed(4) };
+  });
+  return { data, count: found.total, query };
+}

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ingest, type IngestInput } from '../../domain/ingest/index.js';
+import { registerJobKind } from '../../domain/jobs/index.js';
+import { queueJob, wantsAsync } from '../jobs.js';
+import { IngestBody, IngestEnvelope } from '../schemas/ingest.js';
+import { JobAcceptedEnvelope } from '../schemas/job.js';
+import { created, responses } from '../schemas/responses.js';
+
+// `Prefer: respond-async` runs the same work as a job (DESIGN 4.7); its result is this body.
+registerJobKind('ingest', async ({ domain, principal, input, progress, signal }) => ({
+  status: 201,
+  body: await ingest(domain, principal, input as IngestInput, { progress, signal }),
+}));
+
+/** POST /v1/ingest (DESIGN 4.6): text into snapshots, and optionally memories, in one transaction. */
+export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/ingest',
+    {
+      schema: {
+        tags: ['knowledge'],
+        operationId: 'ingestText',
+        summary: 'Ingest text: snapshots (and with extract_memories, memories), linked automatically',
+        description: 'With `Prefer: respond-async`, runs as a job: 202 and GET /v1/jobs/:id.',
+        body: IngestBody,
+        response: responses({ 201: created(IngestEnvelope), 202: JobAcceptedEnvelope }, 400, 404, 409, 413, 415, 502),
+      },
+    },
+    async (request, reply) => {
+      if (wantsAsync(request)) return queueJob(app, request, reply, 'ingest', request.body);
+      const result = await ingest(app.domain, request.principal, request.body);
+      // An ingestion is no resource of its own: Location names the brain's snapshots it wrote into.
+      const brainId = request.body.brain_id ?? request.principal.defaultBrainId;
+      return reply.code(201).header('location', `${app.prefix}/snapshots?brain_id=${brainId}`).send(result);
+    },
+  );
+};

@@ -1,0 +1,164 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  deleteMemory,
+  getMemory,
+  listMemories,
+  promoteMemory,
+  rememberMemory,
+  searchMemories,
+  updateMemory,
+} from '../../domain/memories/index.js';
+import { sendCreated } from '../created.js';
+import { IdParamsOf } from '../schemas/common.js';
+import { created, optionalBody, responses } from '../schemas/responses.js';
+import {
+  MemoryCreateBody,
+  MemoryEnvelope,
+  MemoryListEnvelope,
+  MemoryListQuery,
+  MemoryPromoteBody,
+  MemoryPromotedEnvelope,
+  MemorySearchBody,
+  MemorySearchEnvelope,
+  MemoryUpdateBody,
+} from '../schemas/memory.js';
+import { SnapshotDeleted } from '../schemas/snapshot.js';
+
+const tags = ['memories'];
+const IdParams = IdParamsOf('memory', 'mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
+
+/** Memories (DESIGN 4.5): kept as they happen, searched, promoted into snapshots when they matter. */
+export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const createSchema = {
+    tags,
+    body: MemoryCreateBody,
+    response: responses({ 201: created(MemoryEnvelope) }, 400, 404, 409, 413, 415),
+  };
+  for (const [path, operationId, summary] of [
+    [
+      '/memories',
+      'createMemory',
+      'Remember something: a fact, decision, insight, story, framework, preference or event',
+    ],
+    ['/memories/remember', 'rememberMemory', 'Alias of POST /memories'],
+  ] as const) {
+    app.post(path, { schema: { ...createSchema, operationId, summary } }, async (request, reply) => {
+      const memory = await rememberMemory(app.domain, request.principal, request.body);
+      return sendCreated(reply, `${app.prefix}/memories`, memory);
+    });
+  }
+
+  app.get(
+    '/memories',
+    {
+      schema: {
+        tags,
+        operationId: 'listMemories',
+        summary: 'Memories of a brain, newest first, with filters',
+        querystring: MemoryListQuery,
+        response: responses({ 200: MemoryListEnvelope }, 400, 404),
+      },
+    },
+    async (request) => {
+      const page = await listMemories(app.domain, request.principal, request.query);
+      return {
+        data: page.rows,
+        count: page.total,
+        ...(request.query.cursor !== undefined ? { next_cursor: page.nextCursor } : {}),
+      };
+    },
+  );
+
+  app.post(
+    '/memories/search',
+    {
+      schema: {
+        tags,
+        operationId: 'searchMemories',
+        summary: 'Search memories by text, best first',
+        body: MemorySearchBody,
+        response: responses({ 200: MemorySearchEnvelope }, 400, 404, 409, 413, 415),
+      },
+    },
+    async (request) =>
+      searchMemories(app.domain, request.principal, { ...request.body, limit: request.body.limit ?? 10 }),
+  );
+
+  app.get(
+    '/memories/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getMemory',
+        summary: 'One memory',
+        params: IdParams,
+        response: responses({ 200: MemoryEnvelope }, 400, 404),
+      },
+    },
+    async (request) => ({ data: await getMemory(app.domain, request.principal, request.params.id) }),
+  );
+
+  app.put(
+    '/memories/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateMemory',
+        summary: 'Update a memory (read-only fields may be sent back unchanged)',
+        params: IdParams,
+        body: MemoryUpdateBody,
+        response: responses({ 200: MemoryEnvelope }, 400, 404, 413, 415),
+      },
+    },
+    async (request) => ({
+      data: await updateMemory(app.domain, request.principal, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/memories/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteMemory',
+        summary: 'Delete a memory (snapshots promoted from it stay)',
+        params: IdParams,
+        response: responses({ 200: SnapshotDeleted }, 400, 404),
+      },
+    },
+    async (request) => {
+      await deleteMemory(app.domain, request.principal, request.params.id);
+      return { data: { success: true } };
+    },
+  );
+
+  app.post(
+    '/memories/:id/crystallize',
+    {
+      schema: {
+        tags,
+        operationId: 'promoteMemory',
+        summary: 'Promote a memory into snapshots, linked automatically; again: 200 with the same snapshots',
+        params: IdParams,
+        body: optionalBody(MemoryPromoteBody),
+        response: responses(
+          { 200: MemoryPromotedEnvelope, 201: created(MemoryPromotedEnvelope) },
+          400,
+          404,
+          409,
+          413,
+          415,
+          502,
+        ),
+      },
+      // The body is optional: no body is the same as {}.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request, reply) => {
+      const result = await promoteMemory(app.domain, request.principal, request.params.id, request.body);
+      return reply.code(result.created ? 201 : 200).send({ data: result.data });
+    },
+  );
+};

@@ -1,0 +1,156 @@
+import { Type } from 'typebox';
+import { MEMORY_LIMITS } from '../../domain/memories/index.js';
+import { MEMORY_TYPES } from '../../model.js';
+import {
+  NextCursor,
+  Nullable,
+  PageCursor,
+  PageLimit,
+  PageOffset,
+  ReadOnly,
+  Timestamp,
+  TrimmedText,
+  Unit,
+} from './common.js';
+import { AutoLinkOption } from './crystallize.js';
+import { EdgeSchema } from './edge.js';
+import { Tags } from './knowledge.js';
+import { SEARCH_QUERY_MAX } from './search.js';
+import { SnapshotSchema } from './snapshot.js';
+
+export const MemoryTypeSchema = Type.Enum([...MEMORY_TYPES], { description: MEMORY_TYPES.join(', ') });
+const BrainId = Type.String({ minLength: 1, description: "Brain to use; default: the key's brain" });
+
+const Content = TrimmedText(
+  1,
+  MEMORY_LIMITS.content,
+  `What to remember, 1 to ${MEMORY_LIMITS.content} characters after trimming`,
+);
+const Speaker = Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Who said or decided it' });
+const SourceEmotion = Type.String({
+  maxLength: MEMORY_LIMITS.sourceEmotion,
+  description: 'The emotion it came with (e.g. "relief")',
+});
+const Valence = Type.Number({
+  minimum: -1,
+  maximum: 1,
+  description: 'Emotional valence, −1 (negative) to 1 (positive)',
+});
+const Intensity = Unit('Emotional intensity, 0 to 1');
+
+const optionalFields = {
+  memory_type: Type.Optional(MemoryTypeSchema),
+  speaker: Type.Optional(Nullable(Speaker)),
+  tags: Type.Optional(Nullable(Tags)),
+  source_emotion: Type.Optional(Nullable(SourceEmotion)),
+  emotional_valence: Type.Optional(Nullable(Valence)),
+  emotional_intensity: Type.Optional(Nullable(Intensity)),
+};
+
+export const MemoryCreateBody = Type.Object(
+  { content: Content, ...optionalFields, brain_id: Type.Optional(BrainId) },
+  { additionalProperties: false, title: 'MemoryCreate' },
+);
+
+export const MemoryUpdateBody = Type.Object(
+  {
+    content: Type.Optional(Content),
+    ...optionalFields,
+    id: ReadOnly('Memory id'),
+    brain_id: ReadOnly('Owning brain'),
+    promoted_to: ReadOnly('The snapshot it was promoted into'),
+    created_at: ReadOnly('Creation time'),
+    updated_at: ReadOnly('Last update time'),
+  },
+  { additionalProperties: false, minProperties: 1, title: 'MemoryUpdate' },
+);
+
+export const MemorySchema = Type.Object(
+  {
+    id: Type.String({ description: 'mem_ followed by a time-ordered random part' }),
+    brain_id: Type.String(),
+    content: Type.String(),
+    memory_type: MemoryTypeSchema,
+    speaker: Nullable(Type.String()),
+    tags: Type.Array(Type.String()),
+    source_emotion: Nullable(Type.String()),
+    emotional_valence: Nullable(Type.Number()),
+    emotional_intensity: Nullable(Type.Number()),
+    promoted_to: Nullable(Type.String({ description: 'The first snapshot it was promoted into, or null' })),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Memory' },
+);
+
+export const MemoryEnvelope = Type.Object(
+  { data: MemorySchema },
+  { title: 'MemoryResponse', description: 'The memory' },
+);
+
+export const MemoryListQuery = Type.Object({
+  brain_id: Type.Optional(BrainId),
+  memory_type: Type.Optional(MemoryTypeSchema),
+  speaker: Type.Optional(
+    Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Only memories of this speaker' }),
+  ),
+  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only memories with this tag' })),
+  limit: PageLimit(100),
+  offset: PageOffset,
+  cursor: PageCursor,
+});
+
+export const MemoryListEnvelope = Type.Object(
+  {
+    data: Type.Array(MemorySchema),
+    count: Type.Integer({ description: 'Number of all matching memories, not the page size' }),
+    next_cursor: NextCursor,
+  },
+  { title: 'MemoryList', description: 'A page of memories, newest first' },
+);
+
+export const MemorySearchBody = Type.Object(
+  {
+    query: TrimmedText(
+      1,
+      SEARCH_QUERY_MAX,
+      'Words to find (stemmed; stop words match nothing); "a phrase" in quotes; word* for a prefix',
+    ),
+    brain_id: Type.Optional(BrainId),
+    memory_type: Type.Optional(MemoryTypeSchema),
+    // No `default` keyword: generated clients would then require it in the body (the route fills in 10).
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100 (default 10)' })),
+  },
+  { additionalProperties: false, title: 'MemorySearchRequest' },
+);
+
+export const MemorySearchEnvelope = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        ...MemorySchema.properties,
+        score: Unit('Relevance, 0 to 1, higher is better; the best match scores 0.95'),
+        similarity: Type.String({ description: 'The score with exactly 4 decimals' }),
+      }),
+    ),
+    count: Type.Integer({ description: 'Number of all matching memories' }),
+    query: Type.String({ description: 'The trimmed query' }),
+  },
+  { title: 'MemorySearchResults', description: 'Matching memories, best first' },
+);
+
+export const MemoryPromoteBody = Type.Object(
+  { auto_link: Type.Optional(AutoLinkOption) },
+  { additionalProperties: false, title: 'MemoryPromote' },
+);
+
+export const MemoryPromotedEnvelope = Type.Object(
+  {
+    data: Type.Object({
+      memory: MemorySchema,
+      snapshots: Type.Array(SnapshotSchema, { description: 'The snapshots made from the memory' }),
+      edges: Type.Array(EdgeSchema, { description: 'The automatic edges made (none when it was promoted before)' }),
+    }),
+  },
+  { title: 'MemoryPromoted', description: 'The memory and the snapshots it was promoted into' },
+);

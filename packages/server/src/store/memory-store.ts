@@ -1,0 +1,53 @@
+import { AppError } from '../errors.js';
+import type { Memory, MemoryType, Page, PageOf, Snapshot } from '../model.js';
+import type { ParsedQuery } from './search-store.js';
+
+export interface MemoryQuery extends Page {
+  brainId: string;
+  memoryType?: MemoryType | undefined;
+  speaker?: string | undefined;
+  tag?: string | undefined;
+}
+
+export interface MemorySearch {
+  brainId: string;
+  query: ParsedQuery;
+  memoryType?: MemoryType | undefined;
+  limit: number;
+}
+
+/**
+ * A memory promoted into snapshots, written with them (KnowledgeWrite.promotion): the memory
+ * must still be unpromoted and unchanged since it was read (`updated_at`), or nothing is written
+ * (MemoryPromotionLost) and the caller looks again.
+ */
+export interface MemoryPromotion {
+  memoryId: string;
+  snapshotId: string;
+  /** The memory's updated_at when it was read. */
+  readAt: string;
+  /** Its new updated_at. */
+  at: string;
+}
+
+/** Memories (DESIGN 4.5) on both stores; every write is one transaction. */
+export interface MemoryStore {
+  insert(accountId: string, memory: Memory): Promise<void>;
+  get(accountId: string, id: string): Promise<Memory | undefined>;
+  /** A brain's memories, newest first, with the total of all matches. */
+  list(query: MemoryQuery): Promise<PageOf<Memory>>;
+  /** Runs `change` on the memory inside the transaction and stores what it returns. */
+  update(accountId: string, id: string, change: (current: Memory) => Memory): Promise<Memory | undefined>;
+  delete(accountId: string, id: string): Promise<boolean>;
+  /** Memories matching the query, most relevant first (relevance on the store's own scale), and how many match. */
+  search(search: MemorySearch): Promise<{ hits: { memory: Memory; relevance: number }[]; total: number }>;
+  /** The snapshots made from a memory (source_type "memory", source_id its id), oldest first. */
+  promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]>;
+}
+
+/** A promotion refused because the memory was promoted, changed or deleted since it was read. */
+export class MemoryPromotionLost extends AppError {
+  constructor() {
+    super('CONFLICT', 'the memory changed while it was being promoted');
+  }
+}

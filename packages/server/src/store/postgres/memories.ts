@@ -1,0 +1,150 @@
+import type pg from 'pg';
+import type { Memory, PageOf, Snapshot } from '../../model.js';
+import { SNAPSHOT_COLUMNS } from '../columns.js';
+import type { MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
+import { tsqueryParts } from './search.js';
+
+const MEMORY_COLUMNS = [
+  'id',
+  'brain_id',
+  'content',
+  'memory_type',
+  'speaker',
+  'tags',
+  'source_emotion',
+  'emotional_valence',
+  'emotional_intensity',
+  'promoted_to',
+  'created_at',
+  'updated_at',
+] as const;
+const COLUMNS = MEMORY_COLUMNS.join(', ');
+const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
+
+// $1 brain, $2 memory_type, $3 speaker, $4 tag (each null for any).
+const FILTERS = `brain_id = $1 AND ($2::text IS NULL OR memory_type = $2) AND ($3::text IS NULL OR speaker = $3)
+  AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(tags) t WHERE t = $4))`;
+const QUERY = `(SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q`;
+
+/** Every statement is named, so each pooled connection prepares it once. */
+export const MEMORY_SQL = {
+  memoryInsert: `INSERT INTO memories (account_id, ${COLUMNS}) VALUES (${placeholders(MEMORY_COLUMNS.length + 1)})`,
+  // Only on a memory still unpromoted and unchanged since it was read (KnowledgeWrite.promotion).
+  memoryPromote: `UPDATE memories SET promoted_to = $3, updated_at = $5
+    WHERE id = $1 AND account_id = $2 AND promoted_to IS NULL AND updated_at = $4`,
+  memoryGet: `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND account_id = $2`,
+  memoryGetForUpdate: `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+  memoryList: `SELECT ${COLUMNS} FROM memories WHERE ${FILTERS}
+    AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8))
+    ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`,
+  memoryCount: `SELECT count(*)::int AS n FROM memories WHERE ${FILTERS}`,
+  memoryUpdate: `UPDATE memories SET content = $3, memory_type = $4, speaker = $5, tags = $6, source_emotion = $7,
+      emotional_valence = $8, emotional_intensity = $9, updated_at = $10
+    WHERE id = $1 AND account_id = $2`,
+  memoryDelete: `DELETE FROM memories WHERE id = $1 AND account_id = $2`,
+  // ts_rank's default label weights {0.1, 0.2, 0.4, 1.0}: a word in a tag (A) counts 2.5× one in the content (B).
+  memorySearch: `SELECT ${COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance FROM memories, ${QUERY}
+    WHERE brain_id = $1 AND search_vector @@ q.query AND ($3::text IS NULL OR memory_type = $3)
+    ORDER BY relevance DESC, created_at DESC, id DESC LIMIT $4`,
+  memorySearchCount: `SELECT count(*)::int AS n FROM memories, ${QUERY}
+    WHERE brain_id = $1 AND search_vector @@ q.query AND ($3::text IS NULL OR memory_type = $3)`,
+  memoryPromotedSnapshots: `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
+    WHERE source_id = $1 AND source_type = 'memory' AND account_id = $2 ORDER BY created_at, id`,
+} as const;
+
+/** A memory's values in the insert's order, after the account id. */
+export const memoryValues = (accountId: string, m: Memory): unknown[] => [
+  accountId,
+  ...MEMORY_COLUMNS.map((c) => (c === 'tags' ? JSON.stringify(m.tags) : m[c])),
+];
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/** Memories on PostgreSQL: a weighted tsvector under GIN for search. */
+export class PostgresMemoryStore implements MemoryStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private query<R extends pg.QueryResultRow>(
+    name: keyof typeof MEMORY_SQL,
+    values: unknown[],
+    db: Queryable = this.pool,
+  ) {
+    return db.query<R>({ name, text: MEMORY_SQL[name], values });
+  }
+
+  async insert(accountId: string, memory: Memory): Promise<void> {
+    await this.query('memoryInsert', memoryValues(accountId, memory));
+  }
+
+  async get(accountId: string, id: string): Promise<Memory | undefined> {
+    return (await this.query<Memory>('memoryGet', [id, accountId])).rows[0];
+  }
+
+  async list(query: MemoryQuery): Promise<PageOf<Memory>> {
+    const filters = [query.brainId, query.memoryType ?? null, query.speaker ?? null, query.tag ?? null];
+    const after = [query.after?.created_at ?? null, query.after?.id ?? null];
+    const [rows, count] = await Promise.all([
+      this.query<Memory>('memoryList', [...filters, query.limit, query.offset, ...after]),
+      this.query<{ n: number }>('memoryCount', filters),
+    ]);
+    return { rows: rows.rows, total: count.rows[0]?.n ?? 0 };
+  }
+
+  async update(accountId: string, id: string, change: (current: Memory) => Memory): Promise<Memory | undefined> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const current = (await this.query<Memory>('memoryGetForUpdate', [id, accountId], client)).rows[0];
+      if (!current) {
+        await client.query('ROLLBACK');
+        return undefined;
+      }
+      const next = change(current);
+      await this.query(
+        'memoryUpdate',
+        [
+          id,
+          accountId,
+          next.content,
+          next.memory_type,
+          next.speaker,
+          JSON.stringify(next.tags),
+          next.source_emotion,
+          next.emotional_valence,
+          next.emotional_intensity,
+          next.updated_at,
+        ],
+        client,
+      );
+      await client.query('COMMIT');
+      return next;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    return ((await this.query('memoryDelete', [id, accountId])).rowCount ?? 0) > 0;
+  }
+
+  async search(search: MemorySearch) {
+    const parts = tsqueryParts(search.query);
+    if (parts.length === 0) return { hits: [], total: 0 };
+    const values = [search.brainId, parts, search.memoryType ?? null];
+    const [rows, count] = await Promise.all([
+      this.query<Memory & { relevance: number }>('memorySearch', [...values, search.limit]),
+      this.query<{ n: number }>('memorySearchCount', values),
+    ]);
+    return {
+      hits: rows.rows.map(({ relevance, ...memory }) => ({ memory, relevance })),
+      total: count.rows[0]?.n ?? 0,
+    };
+  }
+
+  async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {
+    return (await this.query<Snapshot>('memoryPromotedSnapshots', [memoryId, accountId])).rows;
+  }
+}

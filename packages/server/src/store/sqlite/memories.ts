@@ -1,0 +1,184 @@
+import type { Memory, PageOf, Snapshot } from '../../model.js';
+import { SNAPSHOT_COLUMNS } from '../columns.js';
+import type { MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
+import type { GroupCommit } from './group-commit.js';
+import type { SqliteDatabase } from './open-database.js';
+import { lazyStatements } from './lazy-statement.js';
+import { BRAIN_SPAN as SPAN } from './memories-sql.js';
+import { snapshotFromRow, type SnapshotRow } from './rows.js';
+import { ftsExpression } from './search.js';
+
+export const MEMORY_COLUMNS = [
+  'id',
+  'brain_id',
+  'content',
+  'memory_type',
+  'speaker',
+  'tags',
+  'source_emotion',
+  'emotional_valence',
+  'emotional_intensity',
+  'promoted_to',
+  'created_at',
+  'updated_at',
+] as const;
+const COLUMNS = MEMORY_COLUMNS.join(', ');
+
+const BRAIN_SPAN = BigInt(SPAN);
+
+/** Shared with the knowledge store, which writes memories with the snapshots of an ingestion. */
+export const INSERT_MEMORY = `INSERT INTO memories (account_id, ${COLUMNS})
+  VALUES (@account_id, ${MEMORY_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+/** Sets promoted_to only on a memory still unpromoted and unchanged since it was read. */
+export const PROMOTE_MEMORY = `UPDATE memories SET promoted_to = @snapshot_id, updated_at = @at
+  WHERE id = @id AND account_id = @account_id AND promoted_to IS NULL AND updated_at = @read_at`;
+
+/**
+ * BM25 weights in the index's column order (content, tags). Most memories have few tags or
+ * none, so BM25's length normalization already scores a one-word tag column low against the
+ * average; a weight of 4 puts a tag match above a single mention in the content.
+ */
+const BM25 = 'bm25(memory_search, 1, 4)';
+/** The matches in the brain's rowid range (memories-sql.ts), of the type when one is asked for. */
+const MATCHES = `memory_search JOIN memory_search_rows r ON r.rowid = memory_search.rowid
+  WHERE memory_search MATCH @match AND memory_search.rowid BETWEEN @lo AND @hi
+    AND (@memory_type IS NULL OR r.memory_type = @memory_type)`;
+/** Without a type, the index alone answers. */
+const MATCHES_ANY_TYPE = 'memory_search WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi';
+const FILTERS = `brain_id = @brain_id AND (@memory_type IS NULL OR memory_type = @memory_type)
+  AND (@speaker IS NULL OR speaker = @speaker)
+  AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE json_each.value = @tag))`;
+const AFTER = '(@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))';
+
+type MemoryRow = Omit<Memory, 'tags'> & { tags: string };
+
+export const memoryToRow = (accountId: string, m: Memory) => ({
+  ...m,
+  account_id: accountId,
+  tags: JSON.stringify(m.tags),
+});
+const memoryFromRow = (row: MemoryRow): Memory => ({ ...row, tags: JSON.parse(row.tags) as string[] });
+
+/** Memories on SQLite: every write through group commit, search on an FTS5 index. */
+export class SqliteMemoryStore implements MemoryStore {
+  private readonly stmt;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly writes: GroupCommit,
+  ) {
+    const prepared = lazyStatements(db);
+    this.stmt = {
+      insert: prepared<never>(INSERT_MEMORY),
+      get: prepared<MemoryRow>(`SELECT ${COLUMNS} FROM memories WHERE id = @id AND account_id = @account_id`),
+      list: prepared<MemoryRow>(
+        `SELECT ${COLUMNS} FROM memories WHERE ${FILTERS} AND ${AFTER}
+         ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+      ),
+      count: prepared<{ n: number }>(`SELECT count(*) AS n FROM memories WHERE ${FILTERS}`),
+      update: prepared<never>(
+        `UPDATE memories SET content = @content, memory_type = @memory_type, speaker = @speaker, tags = @tags,
+           source_emotion = @source_emotion, emotional_valence = @emotional_valence,
+           emotional_intensity = @emotional_intensity, updated_at = @updated_at
+         WHERE id = @id AND account_id = @account_id`,
+      ),
+      delete: prepared<never>('DELETE FROM memories WHERE id = @id AND account_id = @account_id'),
+      brainNumber: prepared<{ n: number }>('SELECT n FROM memory_brains WHERE brain_id = @brain_id'),
+      // The count and the ranked page read only the index (and, for a type, the narrow row map);
+      // then the page's rows. Ties: the later write (a higher rowid) first.
+      countMatches: prepared<{ n: number }>(`SELECT count(*) AS n FROM ${MATCHES}`),
+      countMatchesAnyType: prepared<{ n: number }>(`SELECT count(*) AS n FROM ${MATCHES_ANY_TYPE}`),
+      topMatches: prepared<{ rowid: number; relevance: number }>(
+        `SELECT memory_search.rowid AS rowid, -${BM25} AS relevance FROM ${MATCHES}
+         ORDER BY relevance DESC, memory_search.rowid DESC LIMIT @limit`,
+      ),
+      topMatchesAnyType: prepared<{ rowid: number; relevance: number }>(
+        `SELECT rowid, -${BM25} AS relevance FROM ${MATCHES_ANY_TYPE} ORDER BY relevance DESC, rowid DESC LIMIT @limit`,
+      ),
+      rowsIn: prepared<MemoryRow & { rowid: number }>(
+        `SELECT r.rowid AS rowid, ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}
+         FROM memory_search_rows r JOIN memories m ON m.id = r.memory_id
+         WHERE r.rowid IN (SELECT value FROM json_each(@rowids))`,
+      ),
+      promotedSnapshots: prepared<SnapshotRow>(
+        `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
+         WHERE source_id = @source_id AND source_type = 'memory' AND account_id = @account_id
+         ORDER BY created_at, id`,
+      ),
+    };
+  }
+
+  insert(accountId: string, memory: Memory): Promise<void> {
+    return this.writes.run(() => {
+      this.stmt.insert().run(memoryToRow(accountId, memory));
+    });
+  }
+
+  async get(accountId: string, id: string): Promise<Memory | undefined> {
+    const row = this.stmt.get().get({ id, account_id: accountId });
+    return row && memoryFromRow(row);
+  }
+
+  async list(query: MemoryQuery): Promise<PageOf<Memory>> {
+    const filters = {
+      brain_id: query.brainId,
+      memory_type: query.memoryType ?? null,
+      speaker: query.speaker ?? null,
+      tag: query.tag ?? null,
+    };
+    return this.db.transaction(() => {
+      const rows = this.stmt.list().all({
+        ...filters,
+        limit: query.limit,
+        offset: query.offset,
+        after_at: query.after?.created_at ?? null,
+        after_id: query.after?.id ?? null,
+      });
+      const total = this.stmt.count().get(filters)?.n ?? 0;
+      return { rows: rows.map(memoryFromRow), total };
+    })();
+  }
+
+  update(accountId: string, id: string, change: (current: Memory) => Memory): Promise<Memory | undefined> {
+    return this.writes.run(() => {
+      const row = this.stmt.get().get({ id, account_id: accountId });
+      if (!row) return undefined;
+      const next = change(memoryFromRow(row));
+      this.stmt.update().run(memoryToRow(accountId, next));
+      return next;
+    });
+  }
+
+  delete(accountId: string, id: string): Promise<boolean> {
+    return this.writes.run(() => this.stmt.delete().run({ id, account_id: accountId }).changes > 0);
+  }
+
+  async search(search: MemorySearch) {
+    const match = ftsExpression({ brainId: search.brainId }, search.query);
+    if (match === undefined) return { hits: [], total: 0 };
+    return this.db.transaction(() => {
+      const brain = this.stmt.brainNumber().get({ brain_id: search.brainId });
+      if (!brain) return { hits: [], total: 0 };
+      const lo = BigInt(brain.n) * BRAIN_SPAN;
+      const scope = { match, lo, hi: lo + BRAIN_SPAN - 1n, memory_type: search.memoryType ?? null };
+      const anyType = search.memoryType === undefined;
+      const total = (anyType ? this.stmt.countMatchesAnyType() : this.stmt.countMatches()).get(scope)?.n ?? 0;
+      const top = (anyType ? this.stmt.topMatchesAnyType() : this.stmt.topMatches()).all({
+        ...scope,
+        limit: search.limit,
+      });
+      const rows = new Map(
+        this.stmt
+          .rowsIn()
+          .all({ rowids: JSON.stringify(top.map((hit) => hit.rowid)) })
+          .map(({ rowid, ...row }) => [rowid, memoryFromRow(row)]),
+      );
+      const hits = top.map(({ rowid, relevance }) => ({ memory: rows.get(rowid) as Memory, relevance }));
+      return { hits, total };
+    })();
+  }
+
+  async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {
+    return this.stmt.promotedSnapshots().all({ source_id: memoryId, account_id: accountId }).map(snapshotFromRow);
+  }
+}
