@@ -1,5 +1,9 @@
 import { Brains } from './resources/brains.js';
+import { Captures } from './resources/captures.js';
+import { Crystallize } from './resources/crystallize.js';
 import { Edges } from './resources/edges.js';
+import { Jobs, type SucceededJob, type WaitOptions } from './resources/jobs.js';
+import { Knowledge } from './resources/knowledge.js';
 import { Snapshots } from './resources/snapshots.js';
 import { Transport, type ClientOptions } from './transport.js';
 import type { CallInit, CallOptions, Health, Method, PathsWith, Readiness, ResponseBody } from './types.js';
@@ -18,6 +22,10 @@ export class SnapgraphClient {
   readonly snapshots: Snapshots;
   readonly edges: Edges;
   readonly brains: Brains;
+  readonly crystallize: Crystallize;
+  readonly captures: Captures;
+  readonly knowledge: Knowledge;
+  readonly jobs: Jobs;
   private readonly http: Transport;
 
   constructor(options: ClientOptions) {
@@ -25,6 +33,24 @@ export class SnapgraphClient {
     this.snapshots = new Snapshots(this.http);
     this.edges = new Edges(this.http);
     this.brains = new Brains(this.http);
+    this.crystallize = new Crystallize(this.http);
+    this.captures = new Captures(this.http);
+    this.knowledge = new Knowledge(this.http);
+    this.jobs = new Jobs(this.http);
+  }
+
+  /**
+   * Waits for a job started with `{ async: true }` (polling every `pollMs`, default 1 s) and
+   * resolves with it once it succeeded, `result` typed as `R`; a failed job rejects with the
+   * error the synchronous call would have thrown.
+   *
+   * ```ts
+   * const { job_id } = await sg.crystallize.text({ text }, { async: true });
+   * const { result } = await sg.waitForJob<CrystallizeResult>(job_id);
+   * ```
+   */
+  waitForJob<R = unknown>(id: string, options: WaitOptions = {}): Promise<SucceededJob<R>> {
+    return this.jobs.wait<R>(id, options);
   }
 
   /** Liveness: `{ status: 'ok' }` while the process answers. */

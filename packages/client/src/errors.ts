@@ -63,3 +63,29 @@ export function errorFromResponse(
     retryAfter: retryAfterSeconds,
   });
 }
+
+/** DESIGN 1.1's codes and their statuses: a failed job keeps the error body, not the status. */
+const STATUS_OF_CODE: Record<string, number> = {
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  PROVIDER_ERROR: 502,
+  PROVIDER_UNAVAILABLE: 503,
+};
+
+/** The error a failed job stands for: what the synchronous request would have thrown. */
+export function errorFromJob(jobError: unknown): SnapgraphError {
+  const code = (jobError as ErrorBody | null)?.error?.code;
+  const status = typeof code === 'string' ? (STATUS_OF_CODE[code] ?? 500) : 500;
+  const details = (jobError as ErrorBody | null)?.error?.details as { retry_after?: unknown } | undefined;
+  const retryAfter = typeof details?.retry_after === 'number' ? details.retry_after : undefined;
+  return errorFromResponse(status, jobError, { get: () => null }, retryAfter);
+}

@@ -2,7 +2,7 @@ import { DEFAULT_RETRY, delayBeforeRetry, retryAfterMs, type RetryOptions } from
 import { errorFromResponse } from './errors.js';
 import { SearchCache, type SearchCacheOptions } from './search-cache.js';
 import { realSleep, type Sleep } from './sleep.js';
-import type { CallOptions } from './types.js';
+import type { JobCapableOptions } from './types.js';
 
 export interface ClientOptions {
   /** The service's address, without `/v1` (default `http://127.0.0.1:8080`). */
@@ -25,7 +25,7 @@ export interface ClientOptions {
 
 export type QueryValue = string | number | boolean | null | undefined;
 
-export interface TransportRequest extends CallOptions {
+export interface TransportRequest extends JobCapableOptions {
   method: string;
   /** A path template as in the OpenAPI document, e.g. `/v1/snapshots/{id}`. */
   path: string;
@@ -38,6 +38,8 @@ export interface TransportRequest extends CallOptions {
   cacheable?: boolean;
   /** With `cacheable`: skip a cached answer (the fresh one is still stored). */
   fresh?: boolean;
+  /** A POST that only reads (knowledge search): it leaves the search cache alone. */
+  readOnly?: boolean;
 }
 
 /**
@@ -50,7 +52,8 @@ export class Transport {
   private readonly apiKey: string;
   private readonly retry: Required<RetryOptions>;
   private readonly fetchImpl: typeof fetch;
-  private readonly sleep: Sleep;
+  /** How waits happen: 429 backoff and job polling. */
+  readonly sleep: Sleep;
   private readonly now: () => number;
   private readonly headers: Record<string, string>;
 
@@ -94,7 +97,7 @@ export class Transport {
     const body = await this.send<T>(url, req);
     if (cache) cache.set(url, body);
     // The caller's own writes must show in its next search, not 30 s later.
-    else if (req.method !== 'GET' && req.method !== 'HEAD') this.cache?.clear();
+    else if (req.method !== 'GET' && req.method !== 'HEAD' && !req.readOnly) this.cache?.clear();
     return body;
   }
 
@@ -105,6 +108,10 @@ export class Transport {
       ...req.headers,
       authorization: `Bearer ${this.apiKey}`,
     };
+    // The same key goes with every 429 retry of this call: the server checks it only for
+    // admitted requests, so a retry is the first time it sees the key.
+    if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+    if (req.async) headers.prefer = 'respond-async';
     const init: RequestInit = { method: req.method, headers };
     if (req.body !== undefined) {
       headers['content-type'] = 'application/json';

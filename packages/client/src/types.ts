@@ -18,6 +18,10 @@ export type PathsWith<M extends Method> = {
 type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 type SuccessStatus = 200 | 201 | 202;
 
+/** The JSON body the operation answers with this status (201 and 202 of a route that can run as a job differ). */
+export type ResponseAt<P extends keyof paths, M extends Method, S extends SuccessStatus> =
+  Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? JsonContent<R[S]> : never) : never;
+
 /** The JSON body of the operation's success response(s). */
 export type ResponseBody<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { responses: infer R } ? JsonContent<R[Extract<keyof R, SuccessStatus>]> : never;
@@ -47,6 +51,23 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Extra request headers (for example `Idempotency-Key` or `Prefer`). */
   headers?: Record<string, string>;
+}
+
+/** Options of every POST: the call may carry an `Idempotency-Key` (DESIGN 4.7). */
+export interface WriteOptions extends CallOptions {
+  /**
+   * Sent as `Idempotency-Key`: the same key and body within 24 hours answers the first response
+   * again without doing the work twice; the same key with another body is a 409. Reuse one key
+   * across your own retries of one operation (after a timeout or a network error). The client
+   * generates none by default: its own 429 retries are safe without one.
+   */
+  idempotencyKey?: string;
+}
+
+/** Options of a POST that can run as a job (`Prefer: respond-async`). */
+export interface JobCapableOptions extends WriteOptions {
+  /** Run as a job: the call answers `{ job_id, status }` at once; follow it with `waitForJob`. */
+  async?: boolean;
 }
 
 /** The generic call of `SnapgraphClient.request`: path parameters, query and body by path. */
@@ -81,3 +102,31 @@ export type BrainListQuery = QueryParams<'/v1/brains', 'get'>;
 export type BrainPage = ResponseBody<'/v1/brains', 'get'>;
 export type Health = ResponseBody<'/healthz', 'get'>;
 export type Readiness = ResponseBody<'/readyz', 'get'>;
+
+// Jobs (DESIGN 4.7).
+export type Job = ResponseBody<'/v1/jobs/{id}', 'get'>['data'];
+export type JobStatus = Job['status'];
+/** The 202 of a call made with `{ async: true }`: the queued job's id and status. */
+export type JobAccepted = ResponseAt<'/v1/crystallize', 'post', 202>['data'];
+
+// Crystallize and captures (DESIGN 4.4).
+export type CrystallizeRequest = RequestBody<'/v1/crystallize', 'post'>;
+export type CrystallizeResult = ResponseAt<'/v1/crystallize', 'post', 201>;
+export type CrystallizeRun = ResponseBody<'/v1/crystallize/{run_id}', 'get'>['data'];
+export type CaptureListQuery = QueryParams<'/v1/captures', 'get'>;
+export type CapturePage = ResponseBody<'/v1/captures', 'get'>;
+export type Capture = CapturePage['data'][number];
+
+// Specific knowledge (DESIGN 4.6).
+export type KnowledgeIngestRequest = RequestBody<'/v1/specific-knowledge/ingest', 'post'>;
+export type KnowledgeIngestResult = ResponseAt<'/v1/specific-knowledge/ingest', 'post', 201>;
+export type KnowledgeSearchRequest = RequestBody<'/v1/specific-knowledge/search', 'post'>;
+export type KnowledgeSearchResults = ResponseBody<'/v1/specific-knowledge/search', 'post'>;
+export type KnowledgeSearchResult = KnowledgeSearchResults['data'][number];
+export type KnowledgeSourceListQuery = QueryParams<'/v1/specific-knowledge/sources', 'get'>;
+export type KnowledgeSourcePage = ResponseBody<'/v1/specific-knowledge/sources', 'get'>;
+export type KnowledgeSource = KnowledgeSourcePage['data'][number];
+/** A source with its entries, as `GET …/sources/{id}` answers it. */
+export type KnowledgeSourceWithEntries = ResponseBody<'/v1/specific-knowledge/sources/{id}', 'get'>['data'];
+export type KnowledgeEntry = ResponseBody<'/v1/specific-knowledge/entries/{id}', 'get'>['data'];
+export type KnowledgeEntryUpdate = RequestBody<'/v1/specific-knowledge/entries/{id}', 'put'>;

@@ -11,9 +11,8 @@ export interface SnapshotSummary {
 const ONE_LINER_MAX = 200;
 
 /** The snapshot's one-liner, or the start of its core when it has none. */
-export function oneLiner(snapshot: Pick<Snapshot, 'one_liner' | 'core'>): string {
-  const text = (snapshot.one_liner ?? snapshot.core).replace(/\s+/g, ' ').trim();
-  return text.length > ONE_LINER_MAX ? `${text.slice(0, ONE_LINER_MAX - 1)}…` : text;
+export function oneLiner(snapshot: { one_liner?: string | null | undefined; core: string }): string {
+  return firstLine(snapshot.one_liner ?? snapshot.core);
 }
 
 export function summarize(snapshot: Snapshot): SnapshotSummary {
@@ -41,4 +40,23 @@ export async function summariesById(
     });
   }
   return found;
+}
+
+/** At most this many summaries in one answer; the rest are given as ids only. */
+export const SUMMARY_LIMIT = 50;
+
+/** Summaries of the first SUMMARY_LIMIT snapshots and the ids of any beyond them. */
+export function boundedSummaries(snapshots: readonly Snapshot[]): {
+  snapshots: SnapshotSummary[];
+  more_snapshot_ids?: string[];
+} {
+  const shown = snapshots.slice(0, SUMMARY_LIMIT).map(summarize);
+  const rest = snapshots.slice(SUMMARY_LIMIT).map((s) => s.id);
+  return rest.length > 0 ? { snapshots: shown, more_snapshot_ids: rest } : { snapshots: shown };
+}
+
+/** The start of a long text, on one line, for a list. */
+export function firstLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > ONE_LINER_MAX ? `${flat.slice(0, ONE_LINER_MAX - 1)}…` : flat;
 }

@@ -20,3 +20,15 @@ export const Cursor = z
   .describe('Omit for the first page; then pass the next_cursor of the previous answer');
 export const PageSize = (fallback: number, max: number) =>
   z.number().int().min(1).max(max).default(fallback).describe(`How many to return, 1 to ${max} (default ${fallback})`);
+
+export const BrainId = (what: string) =>
+  z.string().min(1).optional().describe(`${what} (brain_…); default: the key's brain`);
+
+export const EntryType = z
+  .enum(['concept', 'framework', 'protocol', 'principle', 'technique', 'quote', 'case_study', 'definition'])
+  .describe('concept, framework, protocol, principle, technique, quote, case_study or definition');
+
+export const AutoLink = z
+  .boolean()
+  .optional()
+  .describe('Link the new snapshots to each other and to existing ones (default true)');

@@ -14,7 +14,26 @@ export const TOOL_NAMES = [
   'list_neighbours',
   'suggest_links',
   'list_brains',
+  'crystallize_text',
+  'review_captures',
+  'accept_capture',
+  'reject_capture',
+  'ingest_knowledge',
+  'search_knowledge',
+  'open_knowledge',
 ];
+
+/** A text the built-in extractor turns into several insights (no LLM configured). */
+const NOTES = `Always write the test before you fix a bug, because a fix without a test comes back.
+I believe small pull requests get better reviews than large ones. Reviewers lose focus after a few hundred lines.
+To apply this, split the work into steps that each leave the build green.`;
+
+const REVIEW = `I believe code review is a conversation, not a gate. Reviewers who explain their reasons get fewer arguments.
+Always name the reason when you ask for a change, because a request without a reason reads as an order.
+To apply this, write one comment per concern and say which ones block the merge.`;
+
+const SOURCE = `Spaced repetition is defined as reviewing material at increasing intervals to strengthen memory.
+The Feynman technique: first, pick a concept; second, explain it in plain words to a child; third, find the gaps and go back to the source.`;
 
 /**
  * The same checks over any transport: the tool list, each tool called against the real
@@ -30,12 +49,27 @@ export function toolBehaviour(client: () => Client) {
       assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', tool.name);
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    for (const name of ['search_snapshots', 'open_snapshot', 'list_neighbours', 'suggest_links', 'list_brains']) {
+    for (const name of [
+      'search_snapshots',
+      'open_snapshot',
+      'list_neighbours',
+      'suggest_links',
+      'list_brains',
+      'review_captures',
+      'search_knowledge',
+      'open_knowledge',
+    ]) {
       assert.equal(byName[name]!.annotations?.readOnlyHint, true, name);
     }
-    for (const name of ['delete_snapshot', 'unlink_snapshots']) {
+    for (const name of ['delete_snapshot', 'unlink_snapshots', 'reject_capture']) {
       assert.equal(byName[name]!.annotations?.destructiveHint, true, name);
     }
+    for (const name of ['crystallize_text', 'accept_capture', 'ingest_knowledge']) {
+      assert.equal(byName[name]!.annotations?.readOnlyHint, false, name);
+      assert.equal(byName[name]!.annotations?.destructiveHint, false, name);
+    }
+    assert.deepEqual(byName.crystallize_text!.inputSchema.required, ['text']);
+    assert.deepEqual(byName.ingest_knowledge!.inputSchema.required?.sort(), ['source_type', 'title']);
     assert.equal(byName.create_snapshot!.annotations?.destructiveHint, false);
     assert.deepEqual(byName.create_snapshot!.inputSchema.required?.sort(), ['core', 'name']);
   });
@@ -171,5 +205,82 @@ export function toolBehaviour(client: () => Client) {
       edge_type: 'likes',
     });
     assert.match(badEnum.text, /edge_type/);
+  });
+
+  it('crystallize_text stores summaries; with review, captures are listed, accepted and rejected', async () => {
+    const made = await call(client(), 'crystallize_text', { text: REVIEW, source_type: 'chat' });
+    assert.match(made.run_id, /^cry_/);
+    assert.ok(made.count >= 1, JSON.stringify(made));
+    assert.equal(made.snapshots.length, made.count);
+    assert.deepEqual(Object.keys(made.snapshots[0]).sort(), ['id', 'name', 'one_liner', 'type']);
+    assert.equal(made.model, 'builtin');
+    const opened = (await call(client(), 'open_snapshot', { id: made.snapshots[0].id })).snapshot;
+    assert.equal(opened.source_type, 'chat');
+    assert.equal(opened.source_id, made.run_id);
+
+    const proposed = await call(client(), 'crystallize_text', {
+      text: NOTES,
+      review: true,
+    });
+    assert.equal(proposed.count, 0);
+    const pending = await call(client(), 'review_captures', { limit: 1 });
+    assert.equal(pending.count, proposed.captures.length);
+    const listed = [...pending.captures];
+    let cursor = pending.next_cursor;
+    while (cursor) {
+      const next = await call(client(), 'review_captures', { limit: 1, cursor });
+      listed.push(...next.captures);
+      cursor = next.next_cursor;
+    }
+    assert.deepEqual(
+      listed.map((c: { id: string }) => c.id).sort(),
+      proposed.captures.map((c: { id: string }) => c.id).sort(),
+    );
+    const accepted = (await call(client(), 'accept_capture', { id: proposed.captures[0].id })).created;
+    assert.match(accepted.id, /^snap_/);
+    assert.equal(accepted.name, proposed.captures[0].name);
+    const again = await callFailing(client(), 'accept_capture', { id: proposed.captures[0].id });
+    assert.equal(again.error.code, 'NOT_FOUND');
+    assert.ok(proposed.captures.length >= 2, JSON.stringify(proposed));
+    assert.deepEqual((await call(client(), 'reject_capture', { id: proposed.captures[1].id })).rejected, {
+      id: proposed.captures[1].id,
+    });
+    assert.equal((await call(client(), 'review_captures', {})).count, proposed.captures.length - 2);
+
+    const tooShort = await callFailing(client(), 'crystallize_text', { text: 'short' });
+    assert.match(tooShort.text, /text/);
+  });
+
+  it('ingest_knowledge, search_knowledge and open_knowledge', async () => {
+    const source = await call(client(), 'ingest_knowledge', {
+      source_type: 'manual',
+      title: 'Learning how to learn',
+      content: SOURCE,
+      domain: 'learning',
+    });
+    assert.match(source.source_id, /^src_/);
+    assert.ok(source.entries_count >= 2, JSON.stringify(source));
+    assert.deepEqual(Object.keys(source.entries[0]).sort(), ['entry_type', 'id', 'title']);
+    assert.ok(source.snapshots.length >= 1);
+
+    const found = await call(client(), 'search_knowledge', { query: 'Feynman', limit: 5 });
+    assert.ok(found.count >= 1, JSON.stringify(found));
+    const hit = found.results[0];
+    assert.equal(hit.source_id, source.source_id);
+    assert.equal(typeof hit.excerpt, 'string');
+
+    const entry = (await call(client(), 'open_knowledge', { id: hit.id })).entry;
+    assert.equal(entry.id, hit.id);
+    assert.equal(entry.domain, 'learning');
+    assert.ok(entry.content.length >= hit.excerpt.length - 1);
+    const opened = (await call(client(), 'open_knowledge', { id: source.source_id })).source;
+    assert.equal(opened.title, 'Learning how to learn');
+    assert.equal(opened.entries.length, source.entries_count);
+
+    const noContent = await callFailing(client(), 'ingest_knowledge', { source_type: 'document', title: 'Empty' });
+    assert.equal(noContent.error.code, 'BAD_REQUEST');
+    assert.equal(noContent.error.details.field, 'content');
+    const wrongId = await callFailing(client(), 'open_knowledge', { id: 'snap_x' });
+    assert.match(wrongId.text, /ske_/);
   });
 }

@@ -1,12 +1,20 @@
 import { items, offsetPages } from '../paging.js';
 import type { Transport } from '../transport.js';
-import type { Brain, BrainCreate, BrainListQuery, BrainPage, BrainUpdate, CallOptions } from '../types.js';
+import type {
+  Brain,
+  BrainCreate,
+  BrainListQuery,
+  BrainPage,
+  BrainUpdate,
+  CallOptions,
+  WriteOptions,
+} from '../types.js';
 
 /** `/v1/brains`: the containers of an account's snapshots and edges. */
 export class Brains {
   constructor(private readonly http: Transport) {}
 
-  async create(body: BrainCreate, options: CallOptions = {}): Promise<Brain> {
+  async create(body: BrainCreate, options: WriteOptions = {}): Promise<Brain> {
     const res = await this.http.request<{ data: Brain }>({ method: 'POST', path: '/v1/brains', body, ...options });
     return res.data;
   }

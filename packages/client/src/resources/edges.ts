@@ -1,12 +1,12 @@
 import { cursorPages, items } from '../paging.js';
 import type { Transport } from '../transport.js';
-import type { CallOptions, Edge, EdgeCreate, EdgeListQuery, EdgePage, EdgeUpdate } from '../types.js';
+import type { CallOptions, Edge, EdgeCreate, EdgeListQuery, EdgePage, EdgeUpdate, WriteOptions } from '../types.js';
 
 /** `/v1/edges`: typed, weighted, directed links between two snapshots of one brain. */
 export class Edges {
   constructor(private readonly http: Transport) {}
 
-  async create(body: EdgeCreate, options: CallOptions = {}): Promise<Edge> {
+  async create(body: EdgeCreate, options: WriteOptions = {}): Promise<Edge> {
     const res = await this.http.request<{ data: Edge }>({ method: 'POST', path: '/v1/edges', body, ...options });
     return res.data;
   }

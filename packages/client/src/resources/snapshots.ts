@@ -12,6 +12,7 @@ import type {
   SnapshotUpdate,
   SuggestionList,
   SuggestionQuery,
+  WriteOptions,
 } from '../types.js';
 
 export interface SearchOptions extends CallOptions {
@@ -23,7 +24,7 @@ export interface SearchOptions extends CallOptions {
 export class Snapshots {
   constructor(private readonly http: Transport) {}
 
-  async create(body: SnapshotCreate, options: CallOptions = {}): Promise<Snapshot> {
+  async create(body: SnapshotCreate, options: WriteOptions = {}): Promise<Snapshot> {
     const res = await this.http.request<{ data: Snapshot }>({
       method: 'POST',
       path: '/v1/snapshots',

@@ -1,18 +1,25 @@
+import { registerAcceptCapture } from './accept-capture.js';
 import type { RegisterTool } from './context.js';
 import { registerCreateSnapshot } from './create-snapshot.js';
+import { registerCrystallizeText } from './crystallize-text.js';
 import { registerDeleteSnapshot } from './delete-snapshot.js';
+import { registerIngestKnowledge } from './ingest-knowledge.js';
 import { registerLinkSnapshots } from './link-snapshots.js';
 import { registerListBrains } from './list-brains.js';
 import { registerListNeighbours } from './list-neighbours.js';
+import { registerOpenKnowledge } from './open-knowledge.js';
 import { registerOpenSnapshot } from './open-snapshot.js';
+import { registerRejectCapture } from './reject-capture.js';
+import { registerReviewCaptures } from './review-captures.js';
+import { registerSearchKnowledge } from './search-knowledge.js';
 import { registerSearchSnapshots } from './search-snapshots.js';
 import { registerSuggestLinks } from './suggest-links.js';
 import { registerUnlinkSnapshots } from './unlink-snapshots.js';
 import { registerUpdateSnapshot } from './update-snapshot.js';
 
 /**
- * Every tool the server offers, one module each: the table of contents. Crystallize, remember,
- * recall and ingest are one module and one line here each, once the service has them.
+ * Every tool the server offers, one module each: the table of contents. Remember, recall and
+ * promote (memories) are one module and one line here each, once the service has them.
  */
 export const TOOLS: readonly RegisterTool[] = [
   registerSearchSnapshots,
@@ -25,4 +32,11 @@ export const TOOLS: readonly RegisterTool[] = [
   registerListNeighbours,
   registerSuggestLinks,
   registerListBrains,
+  registerCrystallizeText,
+  registerReviewCaptures,
+  registerAcceptCapture,
+  registerRejectCapture,
+  registerIngestKnowledge,
+  registerSearchKnowledge,
+  registerOpenKnowledge,
 ];
