@@ -7,6 +7,7 @@ import { CASE_STUDY_CUES, DEFINITION_PATTERNS, LIST_KIND_CUES, QUOTE_PATTERNS } 
 import { groupUnits, type Group } from './grouping.js';
 import { nameFor } from './naming.js';
 import { clip, squash, wordCount } from './text.js';
+import type { SnapshotType } from '../../model.js';
 import type { EntryType, ExtractedEntry } from './types.js';
 import { cueWeight, readUnits, type Unit } from './units.js';
 
@@ -14,6 +15,9 @@ export interface KnowledgeContext {
   title: string;
   domain?: string | null;
 }
+
+/** Snapshot types whose cues make a passage a principle entry rather than a concept. */
+const PRINCIPLED_TYPES: readonly SnapshotType[] = ['Principle', 'Rule', 'Conviction'];
 
 export const ENTRY_LIMITS = { title: 500, content: 20_000 } as const;
 
@@ -100,9 +104,7 @@ function restEntry(group: Group, rest: Unit[]): ExtractedEntry | null {
   const text = content.map((u) => u.text).join(' ');
   const title = nameFor(lead, content, group.heading);
   if (CASE_STUDY_CUES.some((cue) => cue.test(lead.lower))) return entry('case_study', title, text);
-  const principled = content.some((u) =>
-    ['Principle', 'Rule', 'Conviction'].some((type) => (u.typeScores.get(type as never) ?? 0) >= 2),
-  );
+  const principled = content.some((u) => PRINCIPLED_TYPES.some((type) => (u.typeScores.get(type) ?? 0) >= 2));
   return entry(principled ? 'principle' : 'concept', title, text);
 }
 

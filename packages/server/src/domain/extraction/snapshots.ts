@@ -102,7 +102,17 @@ interface Draft {
   order: number;
 }
 
-function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | null {
+/** The sentences of a group sorted into the fields they fill. */
+interface Roles {
+  core: Unit[];
+  story: Unit[];
+  method: Unit[];
+  steps: Unit[];
+  challenge: Unit[];
+}
+
+/** Which unit fills which field (docs/extraction.md, "Sentence roles"); null when nothing is said. */
+function rolesOf(group: Group): Roles | null {
   const sentences = group.units.filter((u) => u.kind === 'sentence' && !u.question);
   const questions = group.units.filter((u) => u.kind === 'sentence' && u.question);
   const headers = group.units.filter((u) => u.kind === 'header');
@@ -118,6 +128,7 @@ function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | nu
   });
   let core = sentences.filter((u) => u.role === 'core' && !storyLike.has(u) && !stepSentences.includes(u));
   let story = sentences.filter((u) => storyLike.has(u));
+  // A list header that says how ("To apply it, follow these steps") is the method.
   let method = [
     ...sentences.filter((u) => u.role === 'method'),
     ...headers.filter((u) => /\bhow\b|\bto\b/.test(u.lower)),
@@ -133,19 +144,26 @@ function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | nu
     if (fallback === story) story = [];
     method = method.filter((u) => !core.includes(u));
   }
-  if (core.length === 0) return null;
+  return core.length > 0 ? { core, story, method, steps, challenge } : null;
+}
 
-  const cueTotal = core.reduce((sum, u) => sum + cueWeight(u.typeScores), 0);
+/** Whether a group says enough to be a snapshot (docs/extraction.md, "Grouping", minimum). */
+function saysEnough(group: Group, roles: Roles): boolean {
+  const cueTotal = roles.core.reduce((sum, u) => sum + cueWeight(u.typeScores), 0);
   const contentWords = group.units.reduce((sum, u) => sum + u.content.length, 0);
-  if (cueTotal < 1 && contentWords < SNAPSHOT_RULES.minContentWords && steps.length === 0) return null;
+  if (cueTotal < 1 && contentWords < SNAPSHOT_RULES.minContentWords && roles.steps.length === 0) return false;
   // A cue with nothing to say ("I believe.", "Rule:") is not a statement; inside a group, a short
   // cued sentence ("That is non-negotiable.") still adds to the one before it.
-  if (contentWords < SNAPSHOT_RULES.minCuedContentWords) return null;
+  return contentWords >= SNAPSHOT_RULES.minCuedContentWords;
+}
 
+function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | null {
+  const roles = rolesOf(group);
+  if (!roles || !saysEnough(group, roles)) return null;
+  const { core, story, method, steps, challenge } = roles;
   const lead = core[0]!;
   const name = nameFor(lead, group.units, group.heading);
-  const extras = { story, method, steps, challenge };
-  const extraFields = Object.values(extras).filter((units) => units.length > 0).length;
+  const extraFields = [story, method, steps, challenge].filter((units) => units.length > 0).length;
   const snapshot: ExtractedSnapshot = {
     name,
     core: clip(core.map((u) => u.text).join(' '), SNAPSHOT_LIMITS.core) || name,
