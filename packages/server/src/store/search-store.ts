@@ -93,6 +93,11 @@ export interface SearchStore {
   inScope(scope: SearchScope, ids: string[]): Promise<ScopedSnapshot[]>;
   /** The `evolved_from` edges of the brain into any of `older` from any of `newer`. */
   evolutionsInto(brainId: string, older: string[], newer: string[]): Promise<Evolution[]>;
+  /**
+   * In how many of the brain's snapshots each word occurs (after stemming), counted up to `cap`:
+   * enough to tell rare words from common ones. May be up to a minute old.
+   */
+  documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>>;
   /** The `contradicts` edges touching any of `ids`, strongest first. */
   contradictionsOf(brainId: string, ids: string[]): Promise<Contradiction[]>;
 }

@@ -50,6 +50,8 @@ const SQL = {
   searchCount: `SELECT count(*)::int AS n FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
   searchMatching: `SELECT s.id FROM snapshots s, ${QUERY} WHERE s.id = ANY($5::text[]) AND ${IN_SCOPE}`,
   searchFrequency: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2)`,
+  searchFrequencyUpTo: `SELECT count(*)::int AS n FROM (SELECT 1 FROM snapshots
+    WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
   searchBrainSize: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1`,
   searchEdgesTouching: `SELECT id, source_id, target_id, edge_type, strength FROM edges
     WHERE brain_id = $1 AND (source_id = ANY($2::text[]) OR target_id = ANY($2::text[]))
@@ -78,16 +80,21 @@ export class PostgresSearchStore implements SearchStore {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  /** How many of the brain's snapshots match `part` (or, with no part, how many it has). */
-  private async frequency(brainId: string, part: string | undefined): Promise<number> {
-    const key = `${brainId}\u0000${part ?? ''}`;
+  /**
+   * How many of the brain's snapshots match `part` (or, with no part, how many it has), counted
+   * up to `cap` when one is given.
+   */
+  private async frequency(brainId: string, part: string | undefined, cap?: number): Promise<number> {
+    const key = `${brainId}\u0000${part ?? ''}\u0000${cap ?? ''}`;
     const kept = this.frequencies.get(key);
     const now = Date.now();
     if (kept && now - kept.at < FREQUENCY_TTL_MS) return kept.n;
     const rows =
       part === undefined
         ? await this.rows<{ n: number }>('searchBrainSize', [brainId])
-        : await this.rows<{ n: number }>('searchFrequency', [brainId, part]);
+        : cap === undefined
+          ? await this.rows<{ n: number }>('searchFrequency', [brainId, part])
+          : await this.rows<{ n: number }>('searchFrequencyUpTo', [brainId, part, cap]);
     const n = rows[0]?.n ?? 0;
     if (this.frequencies.size >= 100_000) this.frequencies.clear();
     this.frequencies.set(key, { n, at: now });
@@ -135,6 +142,11 @@ export class PostgresSearchStore implements SearchStore {
         return found;
       },
     };
+  }
+
+  async documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>> {
+    const counts = await Promise.all(words.map((word) => this.frequency(brainId, word, cap)));
+    return new Map(words.map((word, i) => [word, counts[i] ?? 0]));
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {

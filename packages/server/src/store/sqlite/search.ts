@@ -26,6 +26,10 @@ const BM25_RANK = `bm25(${W.name}, ${W.tags}, ${W.core}, ${W.body})`;
 /** Matches read past the requested number, to see whether ties with the last one go deeper. */
 const TIE_SLACK = 8;
 
+/** Document frequencies are kept a minute per brain and word, and at most this many. */
+const FREQUENCY_TTL_MS = 60_000;
+const FREQUENCIES_KEPT = 100_000;
+
 const IDS = `(SELECT value FROM json_each(@ids))`;
 const HAS_TAG = (snapshotId: string) =>
   `(@tag IS NULL OR EXISTS (SELECT 1 FROM snapshots t, json_each(t.tags) WHERE t.id = ${snapshotId} AND json_each.value = @tag))`;
@@ -40,9 +44,12 @@ const inScopeClause = (scope: SearchScope) =>
     ...(scope.type === undefined ? [] : ['r.type = @type']),
     ...(scope.tag === undefined
       ? []
-      : ['EXISTS (SELECT 1 FROM snapshots t, json_each(t.tags) WHERE t.id = r.snapshot_id AND json_each.value = @tag)']),
+      : [
+          'EXISTS (SELECT 1 FROM snapshots t, json_each(t.tags) WHERE t.id = r.snapshot_id AND json_each.value = @tag)',
+        ]),
   ].join(' AND ');
-const shapeOf = (scope: SearchScope) => `${scope.type === undefined ? '' : 'type'}+${scope.tag === undefined ? '' : 'tag'}`;
+const shapeOf = (scope: SearchScope) =>
+  `${scope.type === undefined ? '' : 'type'}+${scope.tag === undefined ? '' : 'tag'}`;
 const quoted = (words: string[]) => `"${words.join(' ')}"`;
 
 /**
@@ -67,6 +74,7 @@ export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | 
 export class SqliteSearchStore implements SearchStore {
   private readonly stmt;
   private readonly textStatements = new Map<string, ReturnType<typeof textStatementsFor>>();
+  private readonly frequencies = new Map<string, { n: number; at: number }>();
 
   constructor(private readonly db: SqliteDatabase) {
     const prepared = lazyStatements(db);
@@ -81,7 +89,17 @@ export class SqliteSearchStore implements SearchStore {
             AND NOT EXISTS (SELECT 1 FROM snapshots WHERE brain_id > @brain)`,
       ),
       everyMatchRowid: prepared<number>(`SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH @match`),
-      rowidsOf: prepared<[number, string]>(`SELECT rowid, snapshot_id FROM snapshot_search_rows WHERE snapshot_id IN ${IDS}`),
+      // Counting stops at the cap: a common word's whole doclist is not walked.
+      frequencyInIndex: prepared<number>(
+        `SELECT count(*) FROM (SELECT 1 FROM snapshot_search WHERE snapshot_search MATCH @match LIMIT @cap)`,
+      ),
+      frequencyInBrain: prepared<number>(
+        `SELECT count(*) FROM (SELECT 1 FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
+           WHERE snapshot_search MATCH @match AND r.brain_id = @brain LIMIT @cap)`,
+      ),
+      rowidsOf: prepared<[number, string]>(
+        `SELECT rowid, snapshot_id FROM snapshot_search_rows WHERE snapshot_id IN ${IDS}`,
+      ),
       createdAt: prepared<{ id: string; created_at: string }>(
         `SELECT id, created_at FROM snapshots WHERE id IN ${IDS}`,
       ),
@@ -142,7 +160,9 @@ export class SqliteSearchStore implements SearchStore {
       return { read: best, total: matched.length, rowids: new Set(matched) };
     })();
     const hits = topByRelevance(read, limit).map(([id, relevance, created_at]) => ({ id, relevance, created_at }));
-    hits.sort((a, b) => b.relevance - a.relevance || compareDesc(a.created_at, b.created_at) || compareDesc(a.id, b.id));
+    hits.sort(
+      (a, b) => b.relevance - a.relevance || compareDesc(a.created_at, b.created_at) || compareDesc(a.id, b.id),
+    );
     const known = new Set(read.map(([id]) => id));
     return {
       hits: hits.slice(0, limit),
@@ -151,7 +171,10 @@ export class SqliteSearchStore implements SearchStore {
         const found = new Set(ids.filter((id) => known.has(id)));
         const unknown = rowids === undefined ? [] : ids.filter((id) => !known.has(id));
         if (unknown.length > 0) {
-          const rows = this.stmt.rowidsOf().raw().all({ ids: JSON.stringify(unknown) }) as [number, string][];
+          const rows = this.stmt
+            .rowidsOf()
+            .raw()
+            .all({ ids: JSON.stringify(unknown) }) as [number, string][];
           for (const [rowid, id] of rows) if (rowids?.has(rowid)) found.add(id);
         }
         return found;
@@ -168,6 +191,29 @@ export class SqliteSearchStore implements SearchStore {
         .map((row) => [row.id, row.created_at]),
     );
     return rows.map(([id, relevance]) => [id, relevance, created.get(id) as string]);
+  }
+
+  async documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>> {
+    const now = Date.now();
+    const counted = new Map<string, number>();
+    let wholeIndex: boolean | undefined;
+    for (const word of words) {
+      const key = `${brainId}\u0000${cap}\u0000${word}`;
+      const kept = this.frequencies.get(key);
+      if (kept && now - kept.at < FREQUENCY_TTL_MS) {
+        counted.set(word, kept.n);
+        continue;
+      }
+      wholeIndex ??= this.stmt.soleBrain().pluck().get({ brain: brainId }) === 1;
+      const params = { match: quoted([word]), brain: brainId, cap };
+      const n = (wholeIndex ? this.stmt.frequencyInIndex() : this.stmt.frequencyInBrain())
+        .pluck()
+        .get(params) as number;
+      if (this.frequencies.size >= FREQUENCIES_KEPT) this.frequencies.clear();
+      this.frequencies.set(key, { n, at: now });
+      counted.set(word, n);
+    }
+    return counted;
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {
