@@ -94,8 +94,9 @@ export interface SearchStore {
   /** The `evolved_from` edges of the brain into any of `older` from any of `newer`. */
   evolutionsInto(brainId: string, older: string[], newer: string[]): Promise<Evolution[]>;
   /**
-   * In how many of the brain's snapshots each word occurs (after stemming), counted up to `cap`:
-   * enough to tell rare words from common ones. May be up to a minute old.
+   * In how many snapshots each word occurs (after stemming), counted up to `cap`: enough to tell
+   * rare words from common ones. The brain's on PostgreSQL; the whole index's on SQLite, whose
+   * BM25 statistics are the whole index's too. May be up to a minute old.
    */
   documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>>;
   /** The `contradicts` edges touching any of `ids`, strongest first. */

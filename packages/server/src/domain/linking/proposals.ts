@@ -141,8 +141,8 @@ function wordSet(text: string): Set<string> {
 }
 
 /**
- * The words a snapshot's candidates are searched with: its rarest words in the brain that some
- * other snapshot has, at most LINK_RULES.queryWords, name and tag words first among equally
+ * The words a snapshot's candidates are searched with: its rarest words (store.search's
+ * documentFrequencies) that some other snapshot has, at most LINK_RULES.queryWords, name and tag words first among equally
  * rare ones. Words in
  * LINK_RULES.commonAt snapshots or more are left out when any rarer word is left: they match
  * most of a large brain and weigh almost nothing in BM25, yet every match must be ranked (on
