@@ -106,10 +106,11 @@ export class SqliteSearchStore implements SearchStore {
          UNION SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE target_id IN ${IDS} AND +brain_id = @brain
          ORDER BY strength DESC, id LIMIT @limit`,
       ),
-      // From the older side, a handful of ids (`+source_id`: not the newer side's index).
+      // From the older side, a handful of ids, in the partial index of evolved_from edges
+      // (migration 8); `+source_id`: not the newer side's index.
       evolutionsInto: prepared<Evolution>(
-        `SELECT source_id, target_id FROM edges
-         WHERE target_id IN ${IDS} AND +edge_type = 'evolved_from' AND +brain_id = @brain
+        `SELECT source_id, target_id FROM edges INDEXED BY edges_evolutions_by_target
+         WHERE target_id IN ${IDS} AND edge_type = 'evolved_from' AND brain_id = @brain
            AND +source_id IN (SELECT value FROM json_each(@newer))`,
       ),
       snapshotsIn: prepared<FoundSnapshot>(
@@ -120,14 +121,15 @@ export class SqliteSearchStore implements SearchStore {
         `SELECT id, created_at FROM snapshots
          WHERE id IN ${IDS} AND +brain_id = @brain AND (@type IS NULL OR type = @type) AND ${HAS_TAG('snapshots.id')}`,
       ),
+      // In the partial indexes of contradicts edges (migration 8).
       contradictionsOf: prepared<Contradiction>(
         `SELECT e.source_id AS subject_id, e.target_id AS snapshot_id, o.name, e.id AS edge_id, e.strength
-         FROM edges e JOIN snapshots o ON o.id = e.target_id
-         WHERE e.source_id IN ${IDS} AND +e.brain_id = @brain AND +e.edge_type = 'contradicts'
+         FROM edges e INDEXED BY edges_contradicts_by_source JOIN snapshots o ON o.id = e.target_id
+         WHERE e.source_id IN ${IDS} AND e.brain_id = @brain AND e.edge_type = 'contradicts'
          UNION ALL
          SELECT e.target_id, e.source_id, o.name, e.id, e.strength
-         FROM edges e JOIN snapshots o ON o.id = e.source_id
-         WHERE e.target_id IN ${IDS} AND +e.brain_id = @brain AND +e.edge_type = 'contradicts'
+         FROM edges e INDEXED BY edges_contradicts_by_target JOIN snapshots o ON o.id = e.source_id
+         WHERE e.target_id IN ${IDS} AND e.brain_id = @brain AND e.edge_type = 'contradicts'
          ORDER BY strength DESC, edge_id`,
       ),
     };
