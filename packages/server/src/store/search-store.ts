@@ -28,7 +28,23 @@ export interface TextHit {
 export interface TextMatches {
   hits: TextHit[];
   total: number;
-  matches: ReadonlySet<string>;
+  /**
+   * Which of `ids` match the query in scope at any depth, not only among the hits. Asked for
+   * the few snapshots the graph or meaning reaches, so that no store reads every match.
+   */
+  matching(ids: string[]): Promise<ReadonlySet<string>>;
+}
+
+/** A snapshot in scope as ranking needs it: no row is read beyond the page. */
+export interface ScopedSnapshot {
+  id: string;
+  created_at: string;
+}
+
+/** An `evolved_from` edge: `source_id` is the newer version of `target_id`. */
+export interface Evolution {
+  source_id: string;
+  target_id: string;
 }
 
 /** An edge as the ranking sees it. */
@@ -64,14 +80,25 @@ export interface Contradiction {
  */
 export interface SearchStore {
   /**
-   * The `limit` most relevant text matches in scope, best first, how many match in all, and
-   * which snapshots match at all (those deeper than `limit` rank below every hit).
+   * The `limit` most relevant text matches in scope, best first (with any tied with the last),
+   * how many match in all, and a way to ask which snapshots match at all (those deeper than
+   * `limit` rank below every hit).
    */
   textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches>;
   /** Edges of the brain touching any of `ids`, in either direction, strongest first, at most `limit`. */
   edgesTouching(brainId: string, ids: string[], limit: number): Promise<GraphEdge[]>;
   /** Those of `ids` in scope (brain, type, tag), with their JSON. */
   snapshotsIn(scope: SearchScope, ids: string[]): Promise<FoundSnapshot[]>;
+  /** Those of `ids` in scope (brain, type, tag), without their JSON. */
+  inScope(scope: SearchScope, ids: string[]): Promise<ScopedSnapshot[]>;
+  /** The `evolved_from` edges of the brain into any of `older` from any of `newer`. */
+  evolutionsInto(brainId: string, older: string[], newer: string[]): Promise<Evolution[]>;
+  /**
+   * In how many snapshots each word occurs (after stemming), counted up to `cap`: enough to tell
+   * rare words from common ones. The brain's on PostgreSQL; the whole index's on SQLite, whose
+   * BM25 statistics are the whole index's too. May be up to a minute old.
+   */
+  documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>>;
   /** The `contradicts` edges touching any of `ids`, strongest first. */
   contradictionsOf(brainId: string, ids: string[]): Promise<Contradiction[]>;
 }

@@ -232,6 +232,42 @@ describe('GET /v1/snapshots/search', () => {
     assert.deepEqual(ids(await search('q=heron')), [], "the key's default brain holds none of them");
   });
 
+  it('counts and pages past the matches it ranks, ties included, and knows a deep match the graph reaches', async () => {
+    const brain = (await api.request('POST', '/v1/brains', { key, body: { name: 'deep matches' } })).body.data;
+    const lemurs = [];
+    for (let i = 0; i < 100; i++) {
+      lemurs.push(await create({ brain_id: brain.id, name: `Lemur ${i}`, core: `lemur ${'tree '.repeat(i)}` }));
+    }
+    const off = (query: string) => search(`q=lemur&brain_id=${brain.id}&graph=false&${query}`);
+    const all = await off('limit=100');
+    assert.equal(all.body.count, 100);
+    const pages = [];
+    for (let offset = 0; offset < 100; offset += 10) {
+      const page = await off(`limit=10&offset=${offset}`);
+      assert.equal(page.body.count, 100);
+      pages.push(...ids(page));
+    }
+    assert.deepEqual(pages, ids(all));
+    // The weakest match, linked strongly from the five best: it enters the first page through
+    // the graph, and is counted once, as the text match it is.
+    const deepest = ids(all)[99] as string;
+    for (const seed of ids(all).slice(0, 5)) await link(seed, deepest, 'elaborates', 0.9);
+    const on = await search(`q=lemur&brain_id=${brain.id}&limit=5`);
+    assert.ok(ids(on).includes(deepest), JSON.stringify(ids(on)));
+    assert.equal(on.body.count, 100);
+
+    const twins = [];
+    for (let i = 0; i < 40; i++) twins.push(await create({ brain_id: brain.id, name: 'Quokka', core: 'quokka smile' }));
+    const tied = await search(`q=quokka&brain_id=${brain.id}&graph=false&limit=100`);
+    assert.equal(tied.body.count, 40);
+    const tiedPages = [];
+    for (let offset = 0; offset < 40; offset += 5) {
+      tiedPages.push(...ids(await search(`q=quokka&brain_id=${brain.id}&graph=false&limit=5&offset=${offset}`)));
+    }
+    assert.deepEqual(tiedPages, ids(tied), 'ties broken the same way on every page (newest first)');
+    assert.deepEqual(ids(tied), twins.map((t) => t.id).reverse());
+  });
+
   it("never shows another account's snapshots", async () => {
     const other = await api.newKey();
     await create({ name: 'Secret axolotl', core: 'axolotl plans' }, other);

@@ -43,7 +43,11 @@ export async function dropKnown(
   const scope = { brainId };
   const known = await Promise.all(
     proposals.map(async (proposal) => {
-      const query = distinctiveQuery({ ...proposal, one_liner: proposal.one_liner ?? null });
+      const query = await distinctiveQuery(
+        domain,
+        { ...proposal, one_liner: proposal.one_liner ?? null, brain_id: brainId },
+        false,
+      );
       const matches = await domain.store.search.textMatches(scope, query, KNOWN_CANDIDATES);
       if (matches.hits.length === 0) return false;
       const rows = await domain.store.search.snapshotsIn(

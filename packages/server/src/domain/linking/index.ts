@@ -40,7 +40,7 @@ export async function linkSnapshots(domain: Domain, accountId: string, snapshots
  * leaves out any that an edge or a tombstone made since then forbids.
  */
 export async function proposeEdgesForNew(domain: Domain, snapshots: Snapshot[]): Promise<Edge[]> {
-  const options = { minScore: LINK_RULES.autoMinScore, limit: LINK_RULES.autoMaxPerSnapshot };
+  const options = { minScore: LINK_RULES.autoMinScore, limit: LINK_RULES.autoMaxPerSnapshot, stored: false };
   const proposals = await Promise.all(snapshots.map((snapshot) => proposeLinks(domain, snapshot, options)));
   const texts = snapshots.map((s) => wordSet([s.name, s.one_liner ?? '', s.tags.join(' '), s.core].join('\n')));
   snapshots.forEach((a, i) => {

@@ -16,8 +16,10 @@
 export const LINK_RULES = {
   /** Text candidates read for one snapshot. */
   candidates: 25,
-  /** The snapshot's words its candidates are searched with: name and tags first, then the longest. */
+  /** The snapshot's words its candidates are searched with: the rarest in the brain. */
   queryWords: 12,
+  /** A word in this many of the brain's snapshots is too common to search candidates with. */
+  commonAt: 1000,
   /** Automatic linking makes the edges scoring at least this … */
   autoMinScore: 0.35,
   /** … and at most this many per snapshot, best first. */

@@ -170,4 +170,18 @@ export const postgresMigrations: Migration[] = [
     name: 'memories and their full-text index, snapshots by origin',
     sql: MEMORIES_SQL,
   },
+  {
+    version: 8,
+    name: 'indexes of contradicts and evolved_from edges, for search',
+    // As on SQLite (its migration 8): the contradictions of a search's page and the
+    // evolved_from edges into its results, without reading every edge of each snapshot.
+    sql: `
+      CREATE INDEX edges_contradicts_by_source ON edges (source_id, brain_id) INCLUDE (target_id, strength, id)
+        WHERE edge_type = 'contradicts';
+      CREATE INDEX edges_contradicts_by_target ON edges (target_id, brain_id) INCLUDE (source_id, strength, id)
+        WHERE edge_type = 'contradicts';
+      CREATE INDEX edges_evolutions_by_target ON edges (target_id, brain_id) INCLUDE (source_id)
+        WHERE edge_type = 'evolved_from';
+    `,
+  },
 ];

@@ -1,12 +1,15 @@
 import type pg from 'pg';
 import type {
   Contradiction,
+  Evolution,
   FoundSnapshot,
   GraphEdge,
   ParsedQuery,
   SearchScope,
   SearchStore,
+  ScopedSnapshot,
   TextHit,
+  TextMatches,
 } from '../search-store.js';
 import { snapshotJson } from './snapshot-json.js';
 
@@ -44,12 +47,20 @@ const PARTS = `WITH parts AS (SELECT to_tsquery('english', u.part) AS query, u.i
 const SQL = {
   searchTop: `${PARTS} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
     WHERE ${IN_SCOPE} ORDER BY relevance DESC, s.created_at DESC, s.id DESC LIMIT $6`,
-  searchAll: `SELECT s.id FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
+  searchCount: `SELECT count(*)::int AS n FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
+  searchMatching: `SELECT s.id FROM snapshots s, ${QUERY} WHERE s.id = ANY($5::text[]) AND ${IN_SCOPE}`,
   searchFrequency: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2)`,
+  searchFrequencyUpTo: `SELECT count(*)::int AS n FROM (SELECT 1 FROM snapshots
+    WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
   searchBrainSize: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1`,
   searchEdgesTouching: `SELECT id, source_id, target_id, edge_type, strength FROM edges
     WHERE brain_id = $1 AND (source_id = ANY($2::text[]) OR target_id = ANY($2::text[]))
     ORDER BY strength DESC, id LIMIT $3`,
+  searchEvolutionsInto: `SELECT source_id, target_id FROM edges
+    WHERE brain_id = $1 AND edge_type = 'evolved_from' AND target_id = ANY($2::text[]) AND source_id = ANY($3::text[])`,
+  searchInScope: `SELECT s.id, s.created_at FROM snapshots s
+    WHERE s.brain_id = $1 AND s.id = ANY($2::text[]) AND ($3::text IS NULL OR s.type = $3)
+      AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(s.tags) t WHERE t = $4))`,
   searchSnapshotsIn: `SELECT s.id, s.name, s.created_at, ${snapshotJson} AS json FROM snapshots s
     WHERE s.brain_id = $1 AND s.id = ANY($2::text[]) AND ($3::text IS NULL OR s.type = $3)
       AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(s.tags) t WHERE t = $4))`,
@@ -69,16 +80,21 @@ export class PostgresSearchStore implements SearchStore {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  /** How many of the brain's snapshots match `part` (or, with no part, how many it has). */
-  private async frequency(brainId: string, part: string | undefined): Promise<number> {
-    const key = `${brainId}\u0000${part ?? ''}`;
+  /**
+   * How many of the brain's snapshots match `part` (or, with no part, how many it has), counted
+   * up to `cap` when one is given.
+   */
+  private async frequency(brainId: string, part: string | undefined, cap?: number): Promise<number> {
+    const key = `${brainId}\u0000${part ?? ''}\u0000${cap ?? ''}`;
     const kept = this.frequencies.get(key);
     const now = Date.now();
     if (kept && now - kept.at < FREQUENCY_TTL_MS) return kept.n;
     const rows =
       part === undefined
         ? await this.rows<{ n: number }>('searchBrainSize', [brainId])
-        : await this.rows<{ n: number }>('searchFrequency', [brainId, part]);
+        : cap === undefined
+          ? await this.rows<{ n: number }>('searchFrequency', [brainId, part])
+          : await this.rows<{ n: number }>('searchFrequencyUpTo', [brainId, part, cap]);
     const n = rows[0]?.n ?? 0;
     if (this.frequencies.size >= 100_000) this.frequencies.clear();
     this.frequencies.set(key, { n, at: now });
@@ -102,16 +118,35 @@ export class PostgresSearchStore implements SearchStore {
     return (await this.pool.query<R>({ name, text: SQL[name], values })).rows;
   }
 
-  async textMatches(scope: SearchScope, query: ParsedQuery, limit: number) {
+  async textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches> {
     const weighted = await this.weighted(scope.brainId, query);
-    if (weighted === undefined) return { hits: [], total: 0, matches: new Set<string>() };
+    if (weighted === undefined) return { hits: [], total: 0, matching: async () => new Set<string>() };
     const [parts, idfs] = weighted;
     const values = [scope.brainId, parts, scope.type ?? null, scope.tag ?? null];
-    const [hits, all] = await Promise.all([
+    const [hits, counted] = await Promise.all([
       this.rows<TextHit>('searchTop', [...values, idfs, limit]),
-      this.rows<{ id: string }>('searchAll', values),
+      this.rows<{ n: number }>('searchCount', values),
     ]);
-    return { hits, total: all.length, matches: new Set(all.map((row) => row.id)) };
+    const total = counted[0]?.n ?? 0;
+    const known = new Set(hits.map((hit) => hit.id));
+    return {
+      hits,
+      total,
+      // Deeper matches are asked for by id, only for the few snapshots the graph reaches.
+      matching: async (ids) => {
+        const found = new Set(ids.filter((id) => known.has(id)));
+        const unknown = total > hits.length ? ids.filter((id) => !known.has(id)) : [];
+        if (unknown.length > 0) {
+          for (const row of await this.rows<{ id: string }>('searchMatching', [...values, unknown])) found.add(row.id);
+        }
+        return found;
+      },
+    };
+  }
+
+  async documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>> {
+    const counts = await Promise.all(words.map((word) => this.frequency(brainId, word, cap)));
+    return new Map(words.map((word, i) => [word, counts[i] ?? 0]));
   }
 
   async edgesTouching(brainId: string, ids: string[], limit: number) {
@@ -122,6 +157,16 @@ export class PostgresSearchStore implements SearchStore {
   async snapshotsIn(scope: SearchScope, ids: string[]) {
     if (ids.length === 0) return [];
     return this.rows<FoundSnapshot>('searchSnapshotsIn', [scope.brainId, ids, scope.type ?? null, scope.tag ?? null]);
+  }
+
+  async inScope(scope: SearchScope, ids: string[]) {
+    if (ids.length === 0) return [];
+    return this.rows<ScopedSnapshot>('searchInScope', [scope.brainId, ids, scope.type ?? null, scope.tag ?? null]);
+  }
+
+  async evolutionsInto(brainId: string, older: string[], newer: string[]) {
+    if (older.length === 0 || newer.length === 0) return [];
+    return this.rows<Evolution>('searchEvolutionsInto', [brainId, older, newer]);
   }
 
   async contradictionsOf(brainId: string, ids: string[]) {

@@ -201,4 +201,21 @@ export const sqliteMigrations: Migration[] = [
     name: 'memories and their full-text index, snapshots by origin',
     sql: MEMORIES_SQL,
   },
+  {
+    version: 8,
+    name: 'indexes of contradicts and evolved_from edges, for search',
+    // Every search reads the contradictions of its page and the evolved_from edges into its
+    // results. Through the general edge indexes each of those read every edge of a snapshot
+    // (about 60 rows for a page of 10 at 100,000 snapshots / 300,000 edges, 0.6 ms). Partial
+    // indexes hold only edges of the one type, with the columns the reads need, so that the
+    // table is not read; they cost a write only for edges of their type.
+    sql: `
+      CREATE INDEX edges_contradicts_by_source ON edges (source_id, brain_id, target_id, strength, id)
+        WHERE edge_type = 'contradicts';
+      CREATE INDEX edges_contradicts_by_target ON edges (target_id, brain_id, source_id, strength, id)
+        WHERE edge_type = 'contradicts';
+      CREATE INDEX edges_evolutions_by_target ON edges (target_id, brain_id, source_id)
+        WHERE edge_type = 'evolved_from';
+    `,
+  },
 ];
