@@ -24,6 +24,7 @@ export const TOOL_NAMES = [
   'ingest_text',
   'remember',
   'recall',
+  'open_memory',
   'promote_memory',
 ];
 
@@ -68,6 +69,7 @@ export function toolBehaviour(client: () => Client) {
       'search_knowledge',
       'open_knowledge',
       'recall',
+      'open_memory',
     ]) {
       assert.equal(byName[name]!.annotations?.readOnlyHint, true, name);
     }
@@ -333,6 +335,8 @@ export function toolBehaviour(client: () => Client) {
       'tags',
     ]);
     assert.equal(hit.speaker, 'Ana');
+    const openedMemory = (await call(client(), 'open_memory', { id: hit.id })).memory;
+    assert.deepEqual(openedMemory, kept);
 
     const promoted = await call(client(), 'promote_memory', { id: kept.id });
     assert.equal(promoted.memory_id, kept.id);
@@ -368,5 +372,6 @@ export function toolBehaviour(client: () => Client) {
     assert.match(short.text, /content/);
     const unknown = await callFailing(client(), 'promote_memory', { id: 'mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7' });
     assert.equal(unknown.error.code, 'NOT_FOUND');
+    assert.equal((await callFailing(client(), 'open_memory', { id: kept.id + 'x' })).error.code, 'NOT_FOUND');
   });
 }

@@ -9,6 +9,7 @@ import { registerLinkSnapshots } from './link-snapshots.js';
 import { registerListBrains } from './list-brains.js';
 import { registerListNeighbours } from './list-neighbours.js';
 import { registerOpenKnowledge } from './open-knowledge.js';
+import { registerOpenMemory } from './open-memory.js';
 import { registerOpenSnapshot } from './open-snapshot.js';
 import { registerPromoteMemory } from './promote-memory.js';
 import { registerRecall } from './recall.js';
@@ -43,5 +44,6 @@ export const TOOLS: readonly RegisterTool[] = [
   registerIngestText,
   registerRemember,
   registerRecall,
+  registerOpenMemory,
   registerPromoteMemory,
 ];

@@ -42,6 +42,9 @@ export const registerIngestText: RegisterTool = ({ server, client }) => {
           memories: data.memories
             .slice(0, SUMMARY_LIMIT)
             .map((m) => ({ id: m.id, memory_type: m.memory_type, excerpt: firstLine(m.content) })),
+          ...(data.memories.length > SUMMARY_LIMIT
+            ? { more_memory_ids: data.memories.slice(SUMMARY_LIMIT).map((m) => m.id) }
+            : {}),
           edges_made: data.edges.length,
         };
       }),
