@@ -4,9 +4,23 @@ import { Crystallize } from './resources/crystallize.js';
 import { Edges } from './resources/edges.js';
 import { Jobs, type SucceededJob, type WaitOptions } from './resources/jobs.js';
 import { Knowledge } from './resources/knowledge.js';
+import { Memories } from './resources/memories.js';
 import { Snapshots } from './resources/snapshots.js';
 import { Transport, type ClientOptions } from './transport.js';
-import type { CallInit, CallOptions, Health, Method, PathsWith, Readiness, ResponseBody } from './types.js';
+import type {
+  CallInit,
+  CallOptions,
+  Health,
+  IngestRequest,
+  IngestResult,
+  JobAccepted,
+  JobCapableOptions,
+  Method,
+  PathsWith,
+  Readiness,
+  ResponseBody,
+  WriteOptions,
+} from './types.js';
 
 /**
  * The Snapgraph API from code:
@@ -25,6 +39,7 @@ export class SnapgraphClient {
   readonly crystallize: Crystallize;
   readonly captures: Captures;
   readonly knowledge: Knowledge;
+  readonly memories: Memories;
   readonly jobs: Jobs;
   private readonly http: Transport;
 
@@ -36,6 +51,7 @@ export class SnapgraphClient {
     this.crystallize = new Crystallize(this.http);
     this.captures = new Captures(this.http);
     this.knowledge = new Knowledge(this.http);
+    this.memories = new Memories(this.http);
     this.jobs = new Jobs(this.http);
   }
 
@@ -51,6 +67,23 @@ export class SnapgraphClient {
    */
   waitForJob<R = unknown>(id: string, options: WaitOptions = {}): Promise<SucceededJob<R>> {
     return this.jobs.wait<R>(id, options);
+  }
+
+  /**
+   * `POST /v1/ingest`: text in, linked snapshots out, and with `extract_memories: true` the
+   * memories it holds. With `{ async: true }` it runs as a job: `{ job_id, status }` now, this
+   * call's result from `waitForJob<IngestResult>(job_id)`.
+   */
+  ingest(body: IngestRequest, options: JobCapableOptions & { async: true }): Promise<JobAccepted>;
+  ingest(body: IngestRequest, options?: WriteOptions & { async?: false }): Promise<IngestResult>;
+  async ingest(body: IngestRequest, options: JobCapableOptions = {}): Promise<IngestResult | JobAccepted> {
+    const res = await this.http.request<IngestResult | { data: JobAccepted }>({
+      method: 'POST',
+      path: '/v1/ingest',
+      body,
+      ...options,
+    });
+    return options.async ? (res as { data: JobAccepted }).data : (res as IngestResult);
   }
 
   /** Liveness: `{ status: 'ok' }` while the process answers. */

@@ -130,3 +130,21 @@ export type KnowledgeSource = KnowledgeSourcePage['data'][number];
 export type KnowledgeSourceWithEntries = ResponseBody<'/v1/specific-knowledge/sources/{id}', 'get'>['data'];
 export type KnowledgeEntry = ResponseBody<'/v1/specific-knowledge/entries/{id}', 'get'>['data'];
 export type KnowledgeEntryUpdate = RequestBody<'/v1/specific-knowledge/entries/{id}', 'put'>;
+
+// Memories (DESIGN 4.5).
+export type Memory = ResponseBody<'/v1/memories/{id}', 'get'>['data'];
+export type MemoryType = Memory['memory_type'];
+export type MemoryCreate = RequestBody<'/v1/memories', 'post'>;
+export type MemoryUpdate = RequestBody<'/v1/memories/{id}', 'put'>;
+export type MemoryListQuery = QueryParams<'/v1/memories', 'get'>;
+export type MemoryPage = ResponseBody<'/v1/memories', 'get'>;
+export type MemorySearchRequest = RequestBody<'/v1/memories/search', 'post'>;
+export type MemorySearchResults = ResponseBody<'/v1/memories/search', 'post'>;
+export type MemorySearchResult = MemorySearchResults['data'][number];
+export type MemoryPromoteRequest = RequestBody<'/v1/memories/{id}/crystallize', 'post'>;
+/** The memory and the snapshots it became (201 the first time, 200 with the same snapshots after). */
+export type MemoryPromoted = ResponseBody<'/v1/memories/{id}/crystallize', 'post'>['data'];
+
+// Text ingestion (DESIGN 4.6).
+export type IngestRequest = RequestBody<'/v1/ingest', 'post'>;
+export type IngestResult = ResponseAt<'/v1/ingest', 'post', 201>;

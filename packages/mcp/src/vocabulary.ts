@@ -32,3 +32,7 @@ export const AutoLink = z
   .boolean()
   .optional()
   .describe('Link the new snapshots to each other and to existing ones (default true)');
+
+export const MemoryType = z
+  .enum(['fact', 'decision', 'insight', 'story', 'framework', 'preference', 'event'])
+  .describe('fact, decision, insight, story, framework, preference or event');

@@ -21,6 +21,11 @@ export const TOOL_NAMES = [
   'ingest_knowledge',
   'search_knowledge',
   'open_knowledge',
+  'ingest_text',
+  'remember',
+  'recall',
+  'open_memory',
+  'promote_memory',
 ];
 
 /** A text the built-in extractor turns into several insights (no LLM configured). */
@@ -34,6 +39,11 @@ To apply this, write one comment per concern and say which ones block the merge.
 
 const SOURCE = `Spaced repetition is defined as reviewing material at increasing intervals to strengthen memory.
 The Feynman technique: first, pick a concept; second, explain it in plain words to a child; third, find the gaps and go back to the source.`;
+
+const FIELD_NOTES =
+  'The arctic fox grows a thick white winter coat for camouflage in the snow. ' +
+  'We decided to film the foxes in February, when the snow is deepest. ' +
+  'Arctic foxes always cache food in summer to survive the long winter.';
 
 /**
  * The same checks over any transport: the tool list, each tool called against the real
@@ -58,13 +68,22 @@ export function toolBehaviour(client: () => Client) {
       'review_captures',
       'search_knowledge',
       'open_knowledge',
+      'recall',
+      'open_memory',
     ]) {
       assert.equal(byName[name]!.annotations?.readOnlyHint, true, name);
     }
     for (const name of ['delete_snapshot', 'unlink_snapshots', 'reject_capture']) {
       assert.equal(byName[name]!.annotations?.destructiveHint, true, name);
     }
-    for (const name of ['crystallize_text', 'accept_capture', 'ingest_knowledge']) {
+    for (const name of [
+      'crystallize_text',
+      'accept_capture',
+      'ingest_knowledge',
+      'ingest_text',
+      'remember',
+      'promote_memory',
+    ]) {
       assert.equal(byName[name]!.annotations?.readOnlyHint, false, name);
       assert.equal(byName[name]!.annotations?.destructiveHint, false, name);
     }
@@ -72,6 +91,10 @@ export function toolBehaviour(client: () => Client) {
     assert.deepEqual(byName.ingest_knowledge!.inputSchema.required?.sort(), ['source_type', 'title']);
     assert.equal(byName.create_snapshot!.annotations?.destructiveHint, false);
     assert.deepEqual(byName.create_snapshot!.inputSchema.required?.sort(), ['core', 'name']);
+    assert.deepEqual(byName.remember!.inputSchema.required, ['content']);
+    assert.deepEqual(byName.recall!.inputSchema.required, ['query']);
+    assert.deepEqual(byName.ingest_text!.inputSchema.required, ['content']);
+    assert.equal(byName.promote_memory!.annotations?.idempotentHint, true);
   });
 
   it('create, open, update, search, link, neighbours (paged), suggestions, unlink, delete', async () => {
@@ -282,5 +305,73 @@ export function toolBehaviour(client: () => Client) {
     assert.equal(noContent.error.details.field, 'content');
     const wrongId = await callFailing(client(), 'open_knowledge', { id: 'snap_x' });
     assert.match(wrongId.text, /ske_/);
+  });
+
+  it('remember, recall and promote_memory; ingest_text with extract_memories', async () => {
+    const kept = (
+      await call(client(), 'remember', {
+        content: 'Always write the test before you fix a bug, because a fix without a test comes back.',
+        memory_type: 'insight',
+        speaker: 'Ana',
+        tags: ['testing'],
+      })
+    ).memory;
+    assert.match(kept.id, /^mem_/);
+    assert.equal(kept.memory_type, 'insight');
+    assert.equal(kept.promoted_to, null);
+
+    const recalled = await call(client(), 'recall', { query: 'bug', limit: 5 });
+    assert.equal(recalled.query, 'bug');
+    assert.ok(recalled.count >= 1, JSON.stringify(recalled));
+    const hit = recalled.results.find((r: { id: string }) => r.id === kept.id);
+    assert.ok(hit, JSON.stringify(recalled));
+    assert.deepEqual(Object.keys(hit).sort(), [
+      'excerpt',
+      'id',
+      'memory_type',
+      'promoted_to',
+      'score',
+      'speaker',
+      'tags',
+    ]);
+    assert.equal(hit.speaker, 'Ana');
+    const openedMemory = (await call(client(), 'open_memory', { id: hit.id })).memory;
+    assert.deepEqual(openedMemory, kept);
+
+    const promoted = await call(client(), 'promote_memory', { id: kept.id });
+    assert.equal(promoted.memory_id, kept.id);
+    assert.ok(promoted.snapshots.length >= 1, JSON.stringify(promoted));
+    assert.equal(promoted.promoted_to, promoted.snapshots[0].id);
+    assert.deepEqual(Object.keys(promoted.snapshots[0]).sort(), ['id', 'name', 'one_liner', 'type']);
+    const again = await call(client(), 'promote_memory', { id: kept.id });
+    assert.deepEqual(again.snapshots, promoted.snapshots);
+    assert.equal(again.edges_made, 0);
+    const opened = (await call(client(), 'open_snapshot', { id: promoted.promoted_to })).snapshot;
+    assert.equal(opened.source_type, 'memory');
+    assert.equal(opened.source_id, kept.id);
+
+    const ingested = await call(client(), 'ingest_text', {
+      content: FIELD_NOTES,
+      title: 'Fox field notes',
+      extract_memories: true,
+    });
+    assert.match(ingested.ingestion_id, /^ing_/);
+    assert.equal(ingested.source_type, 'manual');
+    assert.ok(ingested.snapshots.length >= 1, JSON.stringify(ingested));
+    assert.ok(ingested.memories_count >= 1, JSON.stringify(ingested));
+    assert.deepEqual(Object.keys(ingested.memories[0]).sort(), ['excerpt', 'id', 'memory_type']);
+    const foxes = await call(client(), 'recall', { query: 'foxes' });
+    assert.ok(
+      foxes.results.some((r: { id: string }) => r.id === ingested.memories[0].id),
+      JSON.stringify(foxes),
+    );
+
+    const empty = await callFailing(client(), 'remember', { content: '' });
+    assert.match(empty.text, /content/);
+    const short = await callFailing(client(), 'ingest_text', { content: 'too short' });
+    assert.match(short.text, /content/);
+    const unknown = await callFailing(client(), 'promote_memory', { id: 'mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7' });
+    assert.equal(unknown.error.code, 'NOT_FOUND');
+    assert.equal((await callFailing(client(), 'open_memory', { id: kept.id + 'x' })).error.code, 'NOT_FOUND');
   });
 }

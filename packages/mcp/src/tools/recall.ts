@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { run } from '../answer.js';
+import { firstLine } from '../summaries.js';
+import { BrainId, MemoryType, PageSize } from '../vocabulary.js';
+import type { RegisterTool } from './context.js';
+
+export const registerRecall: RegisterTool = ({ server, client }) => {
+  server.registerTool(
+    'recall',
+    {
+      title: 'Recall memories',
+      description:
+        'Find memories (facts, decisions, preferences… kept with remember) by words, best first. ' +
+        'Returns ids, types, speakers, the start of each memory, the snapshot it was promoted to (if any) and its score. For beliefs and principles use search_snapshots.',
+      inputSchema: {
+        query: z.string().min(1).max(500).describe('What to look for'),
+        memory_type: MemoryType.optional(),
+        brain_id: BrainId('Brain to search'),
+        limit: PageSize(10, 50),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ query, memory_type, brain_id, limit }, extra) =>
+      run(async () => {
+        const found = await client.memories.search({ query, memory_type, brain_id, limit }, { signal: extra.signal });
+        return {
+          query: found.query,
+          count: found.count,
+          results: found.data.map((m) => ({
+            id: m.id,
+            memory_type: m.memory_type,
+            speaker: m.speaker,
+            excerpt: firstLine(m.content),
+            tags: m.tags,
+            promoted_to: m.promoted_to,
+            score: Number(m.similarity),
+          })),
+        };
+      }),
+  );
+};
