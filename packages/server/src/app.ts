@@ -17,6 +17,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { requestIdFor } from './http/request-id.js';
 import { brainRoutes } from './http/routes/brains.js';
 import { edgeRoutes } from './http/routes/edges.js';
+import { exportRoutes } from './http/routes/export.js';
 import { healthRoutes } from './http/routes/health.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -136,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(snapshotRoutes, { prefix });
     await app.register(edgeRoutes, { prefix });
     await app.register(brainRoutes, { prefix });
+    await app.register(exportRoutes, { prefix });
     await app.register(suggestionRoutes, { prefix });
   }
   await app.register(async (scope) => registerMethodNotAllowed(scope, routes));

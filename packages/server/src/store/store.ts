@@ -15,6 +15,7 @@ import type { MaybePromise } from '../maybe.js';
 import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
 import type { VectorStore } from './vector-store.js';
+import type { TransferStore } from './transfer-store.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -56,6 +57,8 @@ export interface Store {
   readonly work: WorkQueue;
   /** Snapshot vectors for semantic search (vector-store.ts). */
   readonly vectors: VectorStore;
+  /** Export and import of whole brains (transfer-store.ts). */
+  readonly transfer: TransferStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

@@ -16,6 +16,7 @@ import { ISO_MS, snapshotJson } from './snapshot-json.js';
 import { PostgresSearchStore } from './search.js';
 import { PostgresLinkStore } from './links.js';
 import { PostgresVectorStore } from './vectors.js';
+import { PostgresTransferStore } from './transfer.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
@@ -141,6 +142,7 @@ export class PostgresStore implements Store {
   readonly links: PostgresLinkStore;
   readonly work: PostgresLinkStore;
   readonly vectors: PostgresVectorStore;
+  readonly transfer: PostgresTransferStore;
   private readonly pool: pg.Pool;
   private readonly keys: KeyCache;
 
@@ -160,6 +162,7 @@ export class PostgresStore implements Store {
     this.search = new PostgresSearchStore(this.pool);
     this.links = this.work = new PostgresLinkStore(this.pool);
     this.vectors = new PostgresVectorStore(this.pool);
+    this.transfer = new PostgresTransferStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

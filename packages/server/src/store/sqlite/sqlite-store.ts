@@ -24,6 +24,7 @@ import { snapshotJson } from './snapshot-json.js';
 import { SqliteSearchStore } from './search.js';
 import { SqliteLinkStore } from './links.js';
 import { SqliteVectorStore } from './vectors.js';
+import { SqliteTransferStore } from './transfer.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -53,6 +54,7 @@ export class SqliteStore implements Store {
   readonly links: SqliteLinkStore;
   readonly work: SqliteLinkStore;
   readonly vectors: SqliteVectorStore;
+  readonly transfer: SqliteTransferStore;
   private readonly db: SqliteDatabase;
   private readonly stmt;
   private readonly writes: GroupCommit;
@@ -66,6 +68,7 @@ export class SqliteStore implements Store {
     this.writes = new GroupCommit(this.db);
     this.links = this.work = new SqliteLinkStore(this.db, this.writes);
     this.vectors = new SqliteVectorStore(this.db, this.writes);
+    this.transfer = new SqliteTransferStore(this.db, this.writes, path);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 
