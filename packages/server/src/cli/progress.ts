@@ -54,6 +54,7 @@ function plainLines(stream: NodeJS.WriteStream): ProgressView {
   let phase: ImportProgress['phase'] | undefined;
   let last: ImportProgress | undefined;
   let lastWrite = 0;
+  let written: ImportProgress | undefined;
   const started = { at: Date.now(), from: 0 };
   const write = (progress: ImportProgress) => {
     const percent = progress.total > 0 ? Math.floor((progress.done / progress.total) * 100) : 100;
@@ -64,11 +65,12 @@ function plainLines(stream: NodeJS.WriteStream): ProgressView {
         `${speed}/s${eta === undefined ? '' : `, ETA ${eta} s`}\n`,
     );
     lastWrite = Date.now();
+    written = progress;
   };
   return {
     update(progress) {
       if (progress.phase !== phase) {
-        if (last && last.phase === phase) write(last);
+        if (last && last.phase === phase && last !== written) write(last);
         phase = progress.phase;
         started.at = Date.now();
         started.from = progress.done;
@@ -77,7 +79,7 @@ function plainLines(stream: NodeJS.WriteStream): ProgressView {
       if (Date.now() - lastWrite >= PLAIN_EVERY_MS) write(progress);
     },
     stop: () => {
-      if (last) write(last);
+      if (last && last !== written) write(last);
     },
   };
 }

@@ -41,6 +41,8 @@ export interface ImportResult {
   resumedAfterLine: number;
   /** True when an earlier run had already imported this file into this brain: nothing was done. */
   alreadyImported: boolean;
+  /** Records written by this run, and the seconds spent on them, by kind (for rates). */
+  written: Record<string, { records: number; seconds: number }>;
 }
 
 /** The file has problems; nothing was imported. */
@@ -86,6 +88,7 @@ export async function importFile(
     records,
     resumedAfterLine: 0,
     alreadyImported: false,
+    written: {},
   };
   const checkpoint = await domain.store.transfer.checkpoint(runId);
   if (checkpoint?.finished) return { ...result, alreadyImported: true };
@@ -98,9 +101,23 @@ export async function importFile(
     await domain.store.transfer.writeRows(batches, { id: runId, linesDone: line, finished });
     batches = [];
     rowsInBatch = 0;
-    progress({ phase: 'import', done: Math.max(0, line - 1), total: records });
+    progress({ phase: 'import', done: recordsUpTo(line), total: records });
   };
-  progress({ phase: 'import', done: Math.max(0, skip - 1), total: records });
+  // Records done once `item` items are: the header is no record, nor is the end line.
+  const recordsUpTo = (item: number) => Math.min(records, Math.max(0, item - 1));
+  progress({ phase: 'import', done: recordsUpTo(skip), total: records });
+  let kind: string | undefined;
+  let kindSince = performance.now();
+  /** Counts a record of `next`; the time up to the first record of the next kind is its kind's. */
+  const tally = (next: string | undefined) => {
+    if (next !== kind) {
+      const now = performance.now();
+      if (kind !== undefined) (result.written[kind] as { seconds: number }).seconds = (now - kindSince) / 1000;
+      kind = next;
+      kindSince = now;
+    }
+    if (next !== undefined) (result.written[next] ??= { records: 0, seconds: 0 }).records++;
+  };
   // Items are counted rather than taken by line number: in GraphML several records may share a line.
   let ordinal = 0;
   for await (const item of source.lines()) {
@@ -108,6 +125,7 @@ export async function importFile(
     if (ordinal <= skip || ordinal === 1 || item.error !== undefined) continue;
     const record = item.value as { kind: string; data: Row };
     if (record.kind === END_KIND) break;
+    tally(record.kind);
     for (const { shape, row } of (sectionOf.get(record.kind) as Section).toRows(record.data, target)) {
       const last = batches[batches.length - 1];
       if (last?.shape === shape) last.rows.push(row);
@@ -117,6 +135,7 @@ export async function importFile(
     if (rowsInBatch >= BATCH_ROWS) await flush(ordinal, false);
   }
   await flush(checked.items, true);
+  tally(undefined);
   return result;
 }
 

@@ -34,7 +34,7 @@ const check = schemaCheck(
       brain_id: Id('brain'),
       name: Text(1, 200),
       core: Text(1, 10_000),
-      type: Type.Union(SNAPSHOT_TYPES.map((t) => Type.Literal(t))),
+      type: Type.Enum([...SNAPSHOT_TYPES]),
       ...textFields,
       emotion: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
       confidence: Unit,
@@ -56,10 +56,11 @@ export const snapshotSection: Section = {
   toRecord: (row) => pick(row, SNAPSHOT_COLUMNS),
   check(record, seen) {
     const problems = check(record);
+    const snapshot = record as { id: unknown; brain_id: string };
+    // Known even when the record is bad, so its edges are not reported as well.
+    if (typeof snapshot.id === 'string') seen.addSnapshot(snapshot.id);
     if (problems.length > 0) return problems;
-    const snapshot = record as { id: string; brain_id: string };
     if (snapshot.brain_id !== seen.brainId) return [`brain_id is not the brain named in the header (${seen.brainId})`];
-    seen.addSnapshot(snapshot.id);
     return [];
   },
   toRows: (record, target) => [

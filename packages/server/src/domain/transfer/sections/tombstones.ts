@@ -21,7 +21,7 @@ const check = schemaCheck(
     {
       source_id: Id('snap'),
       target_id: Id('snap'),
-      edge_type: Type.Union(EDGE_TYPES.map((t) => Type.Literal(t))),
+      edge_type: Type.Enum([...EDGE_TYPES]),
       brain_id: Id('brain'),
       created_at: Time,
     },
