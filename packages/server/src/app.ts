@@ -22,7 +22,8 @@ import { healthRoutes } from './http/routes/health.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
-import { LogStream } from './logging.js';
+import { LogStream, prettyLogs } from './logging.js';
+import { registerMetrics } from './http/metrics-route.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 import { openStore } from './store/open-store.js';
@@ -37,7 +38,15 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
   Partial<
     Pick<
       Config,
-      'postgres' | 'redisUrl' | 'rateLimits' | 'anonymousLimits' | 'trustProxy' | 'backgroundWork' | 'embeddings'
+      | 'postgres'
+      | 'redisUrl'
+      | 'rateLimits'
+      | 'anonymousLimits'
+      | 'trustProxy'
+      | 'backgroundWork'
+      | 'embeddings'
+      | 'metrics'
+      | 'logFormat'
     >
   >;
 
@@ -61,7 +70,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = options.store ?? (await openStore(config.databaseUrl, config.postgres));
   if (config.migrateOnStart) await store.migrate();
 
-  const logStream = new LogStream();
+  const logStream = new LogStream({ pretty: prettyLogs(config.logFormat) });
+  // Before anything calls a provider (the embeddings probe below); prom-client is loaded only
+  // when metrics are on.
+  const metrics = config.metrics ? (await import('./metrics/index.js')).createMetrics(store) : undefined;
   let fastPath: FastPath = NO_FAST_PATH;
   const app = Fastify({
     serverFactory: serverWithFastPath((request, response) => fastPath(request, response)),
@@ -127,8 +139,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done(null, payload);
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? ANONYMOUS_DEFAULT_LIMITS });
-  const accessLog = new AccessLog(app.log, logStream);
+  const accessLog = new AccessLog(app.log, logStream, metrics?.observeRequest);
   registerAccessLog(app, accessLog);
+  if (metrics) registerMetrics(app, metrics);
   const routes = trackRoutes(app);
 
   await registerOpenApi(app, VERSION);

@@ -55,6 +55,8 @@ export interface TestApiOptions {
   backgroundWork?: boolean;
   /** An embedding provider (a fake OpenAI server in tests): search gains meaning. */
   embeddings?: EmbeddingsSettings;
+  /** GET /metrics (METRICS=true). */
+  metrics?: boolean;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -70,6 +72,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       redisUrl: options.redisUrl,
       backgroundWork: options.backgroundWork ?? true,
       embeddings: options.embeddings,
+      metrics: options.metrics ?? false,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),
