@@ -1,6 +1,13 @@
 import Database from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ImportCheckpoint, Row, TableShape, TransferReader, TransferStore } from '../transfer-store.js';
+import type {
+  ColumnKind,
+  ImportCheckpoint,
+  Row,
+  TableShape,
+  TransferReader,
+  TransferStore,
+} from '../transfer-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 
@@ -18,11 +25,13 @@ function fromSqlite(shape: TableShape, row: Row): Row {
   return row;
 }
 
-function toSqlite(shape: TableShape, row: Row): Row {
-  const out: Row = {};
-  for (const [column, kind] of Object.entries(shape.columns)) {
+/** A row's values in the order of the shape's columns, as SQLite binds them (positional: cheaper than named). */
+function toSqlite(columns: [string, ColumnKind][], row: Row): unknown[] {
+  const out = new Array<unknown>(columns.length);
+  for (let i = 0; i < columns.length; i++) {
+    const [column, kind] = columns[i] as [string, ColumnKind];
     const value = row[column] ?? null;
-    out[column] =
+    out[i] =
       value === null ? null : kind === 'boolean' ? (value ? 1 : 0) : kind === 'json' ? JSON.stringify(value) : value;
   }
   return out;
@@ -63,7 +72,7 @@ class SqliteReader implements TransferReader {
 }
 
 export class SqliteTransferStore implements TransferStore {
-  private readonly inserts = new Map<string, Database.Statement>();
+  private readonly inserts = new Map<string, { statement: Database.Statement; columns: [string, ColumnKind][] }>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -77,27 +86,31 @@ export class SqliteTransferStore implements TransferStore {
     return new SqliteReader(this.path);
   }
 
-  private insertOf(shape: TableShape): Database.Statement {
-    let statement = this.inserts.get(shape.table);
-    if (statement === undefined) {
-      const columns = Object.keys(shape.columns);
-      statement = this.db.prepare(
-        `INSERT INTO ${shape.table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})
+  private insertOf(shape: TableShape) {
+    let insert = this.inserts.get(shape.table);
+    if (insert === undefined) {
+      const columns = Object.entries(shape.columns);
+      const statement = this.db.prepare(
+        `INSERT INTO ${shape.table} (${columns.map(([c]) => c).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
          ON CONFLICT DO NOTHING`,
       );
-      this.inserts.set(shape.table, statement);
+      insert = { statement, columns };
+      this.inserts.set(shape.table, insert);
     }
-    return statement;
+    return insert;
   }
 
-  writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void> {
-    return this.writes.run(() => {
+  async writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void> {
+    this.writes.runAlone(() => {
       for (const { shape, rows } of batches) {
-        const insert = this.insertOf(shape);
-        for (const row of rows) insert.run(toSqlite(shape, row));
+        const { statement, columns } = this.insertOf(shape);
+        for (const row of rows) statement.run(toSqlite(columns, row));
         if (shape.dropsAutoLinkWork) {
-          const drop = this.db.prepare(`DELETE FROM background_work WHERE kind = 'auto_link' AND subject_id = ?`);
-          for (const row of rows) drop.run(row.id);
+          this.db
+            .prepare(
+              `DELETE FROM background_work WHERE kind = 'auto_link' AND brain_id = ? AND subject_id IN (SELECT value FROM json_each(?))`,
+            )
+            .run(rows[0]?.[shape.brainColumn], JSON.stringify(rows.map((row) => row.id)));
         }
       }
       this.db
