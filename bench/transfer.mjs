@@ -9,9 +9,10 @@
 // Targets: import ≥ 20,000 snapshots/s on SQLite; peak RSS < 300 MB both ways. Needs about
 // 3 GB of free disk in the temporary directory at the default size.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, createReadStream, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { runMain, trackChild } from './lib/cleanup.mjs';
