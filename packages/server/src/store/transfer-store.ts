@@ -12,7 +12,11 @@ export interface TableShape {
   columns: Readonly<Record<string, ColumnKind>>;
   /** The column naming the brain a row belongs to. */
   brainColumn: string;
-  /** A unique key: rows are read in this order, so two exports of one brain are the same file. */
+  /**
+   * A unique key: rows are read in this order, so two exports of one brain are the same file.
+   * Best an index's order after `brainColumn` (snapshots and edges: oldest first, read backwards
+   * along their by-brain index), so rows stream from the first fetch, with no sort of the brain.
+   */
   orderBy: readonly string[];
   /**
    * Imported snapshots come with their edges: the auto-link work that the insert triggers

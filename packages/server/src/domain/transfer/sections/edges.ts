@@ -12,7 +12,7 @@ const shape: TableShape = {
   table: 'edges',
   columns: Object.fromEntries(['account_id', ...EDGE_COLUMNS].map((c) => [c, KINDS[c] ?? 'text'])),
   brainColumn: 'brain_id',
-  orderBy: ['id'],
+  orderBy: ['created_at', 'id'],
 };
 
 const check = schemaCheck(

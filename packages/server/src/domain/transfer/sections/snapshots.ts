@@ -19,7 +19,7 @@ const shape: TableShape = {
   table: 'snapshots',
   columns: Object.fromEntries(['account_id', ...SNAPSHOT_COLUMNS].map((c) => [c, KINDS[c] ?? 'text'])),
   brainColumn: 'brain_id',
-  orderBy: ['id'],
+  orderBy: ['created_at', 'id'],
   dropsAutoLinkWork: true,
 };
 
