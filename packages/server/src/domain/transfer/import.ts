@@ -90,7 +90,9 @@ export async function importFile(
     alreadyImported: false,
     written: {},
   };
-  const checkpoint = await domain.store.transfer.checkpoint(runId);
+  // A checkpoint counts only while its brain is there: a brain deleted since is imported afresh.
+  const brainThere = (await domain.store.getBrainUnscoped(target.brainId)) !== undefined;
+  const checkpoint = brainThere ? await domain.store.transfer.checkpoint(runId) : undefined;
   if (checkpoint?.finished) return { ...result, alreadyImported: true };
   const skip = checkpoint?.linesDone ?? 0;
   result.resumedAfterLine = skip;
