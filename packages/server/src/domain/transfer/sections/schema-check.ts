@@ -1,14 +1,20 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 
 const addFormats = addFormatsModule.default;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false }));
 
-/** A checker of one record's shape, giving reasons such as `confidence must be <= 1`. */
+/**
+ * A checker of one record's shape, giving reasons such as `confidence must be <= 1`. Compiled on
+ * first use: the server loads the sections for export, which never checks a record.
+ */
 export function schemaCheck(schema: TSchema): (record: unknown) => string[] {
-  const validate = ajv.compile(schema);
-  return (record) => (validate(record) ? [] : (validate.errors ?? []).map(reason));
+  let validate: ValidateFunction | undefined;
+  return (record) => {
+    validate ??= ajv.compile(schema);
+    return validate(record) ? [] : (validate.errors ?? []).map(reason);
+  };
 }
 
 function reason(error: ErrorObject): string {
