@@ -26,6 +26,7 @@ import { requestIdFor } from './http/request-id.js';
 import { brainRoutes } from './http/routes/brains.js';
 import { crystallizeRoutes } from './http/routes/crystallize.js';
 import { edgeRoutes } from './http/routes/edges.js';
+import { exportRoutes } from './http/routes/export.js';
 import { healthRoutes } from './http/routes/health.js';
 import { ingestRoutes } from './http/routes/ingest.js';
 import { knowledgeRoutes } from './http/routes/knowledge.js';
@@ -34,7 +35,8 @@ import { memoryRoutes } from './http/routes/memories.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
-import { LogStream } from './logging.js';
+import { LogStream, prettyLogs } from './logging.js';
+import { registerMetrics } from './http/metrics-route.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 import { openStore } from './store/open-store.js';
@@ -60,6 +62,8 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
       | 'embeddings'
       | 'llm'
       | 'jobs'
+      | 'metrics'
+      | 'logFormat'
     >
   >;
 
@@ -88,7 +92,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = options.store ?? (await openStore(config.databaseUrl, config.postgres));
   if (config.migrateOnStart) await store.migrate();
 
-  const logStream = new LogStream();
+  const logStream = new LogStream({ pretty: prettyLogs(config.logFormat) });
+  // Before anything calls a provider (the embeddings probe below); prom-client is loaded only
+  // when metrics are on.
+  const metrics = config.metrics ? (await import('./metrics/index.js')).createMetrics(store) : undefined;
   let fastPath: FastPath = NO_FAST_PATH;
   const app = Fastify({
     serverFactory: serverWithFastPath((request, response) => fastPath(request, response)),
@@ -166,8 +173,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerAccessControl(app, { limiter, anonymousLimits: config.anonymousLimits ?? ANONYMOUS_DEFAULT_LIMITS });
   registerIdempotency(app);
-  const accessLog = new AccessLog(app.log, logStream);
+  const accessLog = new AccessLog(app.log, logStream, metrics?.observeRequest);
   registerAccessLog(app, accessLog);
+  if (metrics) registerMetrics(app, metrics);
   const routes = trackRoutes(app);
 
   await registerOpenApi(app, VERSION);
@@ -176,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(snapshotRoutes, { prefix });
     await app.register(edgeRoutes, { prefix });
     await app.register(brainRoutes, { prefix });
+    await app.register(exportRoutes, { prefix });
     await app.register(suggestionRoutes, { prefix });
     await app.register(crystallizeRoutes, { prefix });
     await app.register(knowledgeRoutes, { prefix });

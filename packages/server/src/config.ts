@@ -12,6 +12,10 @@ export const ConfigSchema = Type.Object({
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  // auto: one readable line per event when stdout is a terminal, JSON lines otherwise.
+  LOG_FORMAT: Type.Enum(['auto', 'json', 'pretty'], { default: 'auto' }),
+  // GET /metrics in Prometheus's text format; off unless asked for.
+  METRICS: Type.Boolean({ default: false }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, default: 500 }),
@@ -46,6 +50,10 @@ export interface Config {
   postgres: { poolMax: number; statementTimeoutMs: number };
   redisUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
+  /** `pretty`: pino-pretty's one readable line per event; `json`: JSON lines; `auto`: pretty on a terminal. */
+  logFormat: Env['LOG_FORMAT'];
+  /** Whether GET /metrics answers (Prometheus text format). */
+  metrics: boolean;
   migrateOnStart: boolean;
   shutdownTimeoutMs: number;
   /** After SIGTERM, keep accepting this long (readiness failing) so queued connections are served. */
@@ -161,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     postgres: { poolMax: v.DATABASE_POOL_MAX, statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS },
     redisUrl: v.REDIS_URL,
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
+    metrics: v.METRICS,
     migrateOnStart: v.MIGRATE_ON_START,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,

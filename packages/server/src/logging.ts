@@ -1,4 +1,32 @@
 import pino from 'pino';
+import pretty from 'pino-pretty';
+
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** Whether logs are written for a person: asked for, or (auto) stdout is a terminal. */
+export function prettyLogs(format: LogFormat = 'auto', stdoutIsTerminal = process.stdout.isTTY === true): boolean {
+  return format === 'pretty' || (format === 'auto' && stdoutIsTerminal);
+}
+
+interface Destination {
+  write(text: string): unknown;
+  flushSync?(): void;
+  end(): void;
+}
+
+/**
+ * One line per event a person can read (pino-pretty, in this process rather than a worker
+ * thread: at a terminal the volume is small): time, level, message, then the event's fields.
+ */
+function prettyDestination(): Destination {
+  return pretty({
+    colorize: process.stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    sync: true,
+  });
+}
 
 /**
  * Lines are handed to the file descriptor in batches of at least this many characters (a
@@ -23,20 +51,27 @@ batches of 4 KiB cost 1 µs more per line than batches of 64 KiB. If the reader 
  * 16 MiB and then are dropped. Everything gathered is written out when the server closes.
  */
 export class LogStream {
-  private readonly destination = pino.destination({
-    dest: 1,
-    sync: false,
-    maxLength: MAX_BACKLOG_BYTES,
-  });
+  private readonly destination: Destination;
   private lines: string[] = [];
   private chars = 0;
   private readonly timer = setInterval(() => this.flush(), FLUSH_EVERY_MS).unref();
+
+  /** `pretty`: lines for a person (prettyLogs); otherwise the JSON lines as they are. */
+  private readonly immediate: boolean;
+
+  constructor(options: { pretty?: boolean } = {}) {
+    this.immediate = options.pretty === true;
+    this.destination = options.pretty
+      ? prettyDestination()
+      : pino.destination({ dest: 1, sync: false, maxLength: MAX_BACKLOG_BYTES });
+  }
 
   /** pino's destination interface: one serialized line, newline included. */
   write(line: string): void {
     this.lines.push(line);
     this.chars += line.length;
-    if (this.chars >= BATCH_CHARS) this.flush();
+    // A person watching a terminal sees each event as it happens; batches are for machines.
+    if (this.chars >= BATCH_CHARS || this.immediate) this.flush();
   }
 
   /** Hands what is gathered to the destination, which writes it asynchronously. */
@@ -53,7 +88,7 @@ export class LogStream {
     clearInterval(this.timer);
     this.flush();
     try {
-      this.destination.flushSync();
+      this.destination.flushSync?.();
     } catch {
       // Nothing buffered, or a write still in flight: it completes on its own.
     }

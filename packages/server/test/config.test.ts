@@ -25,6 +25,8 @@ describe('settings', () => {
       postgres: { poolMax: 10, statementTimeoutMs: 10_000 },
       redisUrl: undefined,
       logLevel: 'info',
+      logFormat: 'auto',
+      metrics: false,
       migrateOnStart: true,
       shutdownTimeoutMs: 10_000,
       shutdownDrainMs: 500,
@@ -45,6 +47,14 @@ describe('settings', () => {
     });
     assert.throws(() => loadConfig({ JOB_LEASE_MS: '10' }), /JOB_LEASE_MS/);
     assert.throws(() => loadConfig({ JOB_MAX_ATTEMPTS: '0' }), /JOB_MAX_ATTEMPTS/);
+  });
+
+  it('LOG_FORMAT is auto, json or pretty; METRICS is true or false', () => {
+    const config = loadConfig({ LOG_FORMAT: 'pretty', METRICS: 'true' });
+    assert.equal(config.logFormat, 'pretty');
+    assert.equal(config.metrics, true);
+    assert.throws(() => loadConfig({ LOG_FORMAT: 'yaml' }), /LOG_FORMAT must be equal to one of the allowed values/);
+    assert.throws(() => loadConfig({ METRICS: 'yes' }), /METRICS must be boolean/);
   });
 
   it('reads whole numbers in decimal, true and false, a level, a Redis URL; an empty value is unset', () => {

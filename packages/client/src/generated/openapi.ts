@@ -184,6 +184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/brains/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a brain: snapshots, edges, tombstones, memories and knowledge, streamed
+         * @description NDJSON: a header line (`{"format": "snapgraph-export", "version": 1, …}`), then one `{"kind", "data"}` line per record — the brain, its snapshots, its edges (with `origin`) and its tombstones, its memories, knowledge sources and entries — and an end line with the count of each kind. `snapgraph import` reads it back. With `format=graphml`: the graph (snapshots as nodes, edges as edges) for graph tools.
+         */
+        get: operations["exportBrain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/snapshots/{id}/suggestions": {
         parameters: {
             query?: never;
@@ -859,6 +879,11 @@ export interface components {
             }[];
             note?: string;
         };
+        /**
+         * ExportFile
+         * @description The export file (NDJSON or GraphML)
+         */
+        ExportFile: string;
         /** FieldProblem */
         FieldProblem: {
             /** @description The field, e.g. `strength`, `tags[2]` or `body` */
@@ -2727,6 +2752,47 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportBrain: {
+        parameters: {
+            query?: {
+                /** @description jsonl (NDJSON, the default) or graphml */
+                format?: "jsonl" | "graphml";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The brain’s id
+                 * @example brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export file (NDJSON or GraphML) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];

@@ -22,11 +22,17 @@ Usage:
   snapgraph crystallize <file|-> [--brain <brain_id>] [--review] [--source-type T] [--no-link] [--json]
   snapgraph ingest <file|-> --title <title> --source-type <type> [--author A] [--url U] [--domain D]
                    [--brain <brain_id>] [--no-snapshots] [--json]
+  snapgraph export --brain <brain_id> [--format jsonl|graphml] [--out <file>]
+  snapgraph import <file> [--brain <brain_id>] [--json]
 
 crystallize and ingest read a file, or standard input for "-"; without --brain they use the only
 brain there is. With LLM_BASE_URL set they use that LLM, otherwise the built-in extractor.
 Without --brain, "keys create" makes a new account with a default brain for the key. On an
-install with no account yet, "brains create" makes a new account for the brain.`;
+install with no account yet, "brains create" makes a new account for the brain.
+
+"export" writes a brain (snapshots, edges, tombstones) as NDJSON or GraphML; "import" checks
+every line first, then writes, keeping ids (or, with --brain, into that existing brain with new
+ids). An interrupted import resumes when run again; a finished one is not repeated.`;
 
 /** Runs one CLI invocation; returns the process exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -52,6 +58,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       case 'brains':
         await (await import('./commands/brains.js')).brainsCommand(args, io);
         return 0;
+      case 'export':
+        await (await import('./commands/transfer.js')).exportCommand(args, io);
+        return 0;
+      case 'import':
+        return await (await import('./commands/transfer.js')).importCommand(args, io);
       case 'search':
         await (await import('./commands/search.js')).searchCommand(args, io);
         return 0;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
+import type { RequestObserver } from '../metrics/index.js';
 
 const INFO = pino.levels.values.info as number;
 
@@ -21,12 +22,15 @@ export class AccessLog {
   constructor(
     private readonly log: FastifyBaseLogger,
     private readonly sink: LineSink,
+    /** Metrics, when on: every answered request, the fast path's included, passes here. */
+    private readonly observer?: RequestObserver,
   ) {
     // `,"pid":…,"hostname":"…"` as pino serialized it once.
     this.bindings = (log as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
   }
 
-  write(requestId: string, method: string, url: string, status: number, elapsedMs: number): void {
+  write(requestId: string, method: string, url: string, status: number, elapsedMs: number, route?: string): void {
+    this.observer?.(method, route, status, elapsedMs);
     if ((pino.levels.values[this.log.level] ?? Infinity) > INFO) return;
     const ms = Math.round(elapsedMs * 10) / 10;
     this.sink.write(
@@ -39,7 +43,14 @@ export class AccessLog {
 /** One access-log line per request answered by Fastify, when it completes. */
 export function registerAccessLog(app: FastifyInstance, accessLog: AccessLog): void {
   app.addHook('onResponse', (request, reply, done) => {
-    accessLog.write(request.id, request.method, request.url, reply.statusCode, reply.elapsedTime);
+    accessLog.write(
+      request.id,
+      request.method,
+      request.url,
+      reply.statusCode,
+      reply.elapsedTime,
+      request.routeOptions.url,
+    );
     done();
   });
 }

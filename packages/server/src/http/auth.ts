@@ -10,7 +10,7 @@ import { DOCS_PREFIXES } from './openapi.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.js';
 
 /** Routes anyone may call: health, readiness and the API's own documentation. */
-const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/v1/openapi.json', '/api/v1/openapi.json']);
+const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json', '/api/v1/openapi.json']);
 const PUBLIC_PREFIXES = DOCS_PREFIXES;
 const API_PREFIXES = ['/v1/', '/api/v1/'];
 

@@ -66,6 +66,10 @@ const SNAPSHOT_URL = /^\/(?:api\/)?v1\/snapshots\/([A-Za-z0-9_]{1,100})$/;
  * answers everything else: the two never disagree about an error. Only where every step is
  * synchronous (the embedded store, the in-memory limiter) is there a fast path at all.
  */
+/** The route patterns Fastify would have matched, for metrics. */
+const ROUTE = '/v1/snapshots/:id';
+const API_ROUTE = '/api/v1/snapshots/:id';
+
 export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog): FastPath {
   const { domain, limiter } = app;
   const store = domain.store;
@@ -120,7 +124,7 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
       String(Buffer.byteLength(body)),
     ]);
     endInTurn(response, body);
-    accessLog.write(id, 'GET', url, 200, performance.now() - started);
+    accessLog.write(id, 'GET', url, 200, performance.now() - started, url.startsWith('/api/') ? API_ROUTE : ROUTE);
     return true;
   };
 }

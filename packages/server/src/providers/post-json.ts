@@ -6,6 +6,7 @@ import {
   type ProviderService,
 } from './errors.js';
 import { parseRetryAfter } from './retry-after.js';
+import { reportProviderCall } from './call-observers.js';
 
 /**
  * One POST of JSON to an OpenAI-compatible endpoint, with every way it can fail turned into a
@@ -29,6 +30,20 @@ const QUOTE_LIMIT = 300;
 
 /** Resolves to the parsed JSON of a 2xx answer; rejects with a ProviderError (or the caller's abort reason). */
 export async function postJson(request: PostJsonRequest): Promise<unknown> {
+  const started = performance.now();
+  const report = (outcome: 'ok' | 'unavailable' | 'error' | 'cancelled') =>
+    reportProviderCall({ service: request.service, outcome, seconds: (performance.now() - started) / 1000 });
+  try {
+    const answer = await post(request);
+    report('ok');
+    return answer;
+  } catch (err) {
+    report(err instanceof ProviderError ? err.kind : 'cancelled');
+    throw err;
+  }
+}
+
+async function post(request: PostJsonRequest): Promise<unknown> {
   const { service, apiKey, timeoutMs, signal: callerSignal } = request;
   const fail = (kind: ProviderFailureKind, message: string, extra: Omit<ProviderErrorOptions, 'service'> = {}) =>
     new ProviderError(kind, redactSecret(`${service} provider ${message}`, apiKey), { service, ...extra });

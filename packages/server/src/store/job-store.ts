@@ -42,6 +42,8 @@ export type JobOutcome = { status: 'succeeded'; result: string } | { status: 'fa
  */
 export interface JobStore {
   insert(job: NewJob): Promise<void>;
+  /** Jobs not finished yet (queued or running), for metrics. */
+  unfinished(): Promise<number>;
   /** The account's job, or undefined (another account's job is not found). */
   get(accountId: string, id: string): Promise<JobRecord | undefined>;
   /**

@@ -18,6 +18,7 @@ import type { SearchStore } from './search-store.js';
 import type { LinkStore, WorkQueue } from './link-store.js';
 import type { VectorStore } from './vector-store.js';
 import type { IdempotencyStore, JobStore } from './job-store.js';
+import type { TransferStore } from './transfer-store.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -67,6 +68,8 @@ export interface Store {
   readonly idempotency: IdempotencyStore;
   /** Memories (memory-store.ts). */
   readonly memories: MemoryStore;
+  /** Export and import of whole brains (transfer-store.ts). */
+  readonly transfer: TransferStore;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

@@ -61,6 +61,8 @@ export interface TestApiOptions {
   extraRoutes?: FastifyPluginAsync;
   /** JOB_LEASE_MS and JOB_MAX_ATTEMPTS. */
   jobs?: { leaseMs: number; maxAttempts: number };
+  /** GET /metrics (METRICS=true). */
+  metrics?: boolean;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -77,6 +79,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       backgroundWork: options.backgroundWork ?? true,
       embeddings: options.embeddings,
       llm: options.llm,
+      metrics: options.metrics ?? false,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
     },

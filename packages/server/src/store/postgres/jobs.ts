@@ -8,6 +8,7 @@ const HELD = `id = $1 AND lease_owner = $2 AND status = 'running'`;
 const SQL = {
   jobInsert: `INSERT INTO jobs (id, account_id, key_id, kind, input, created_at, updated_at)
     VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+  jobUnfinished: `SELECT count(*)::int AS n FROM jobs WHERE status IN ('queued', 'running')`,
   jobGet: `SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`,
   // Rows another instance is claiming are skipped, not waited for: each job is leased to one runner.
   jobClaim: `UPDATE jobs SET status = 'running', lease_owner = $1, leased_until = ${lease('$3')},
@@ -39,6 +40,10 @@ export class PostgresJobStore implements JobStore {
 
   async insert(job: NewJob): Promise<void> {
     await this.query('jobInsert', [job.id, job.account_id, job.key_id, job.kind, job.input, job.created_at]);
+  }
+
+  async unfinished(): Promise<number> {
+    return (await this.query<{ n: number }>('jobUnfinished', [])).rows[0]?.n ?? 0;
   }
 
   async get(accountId: string, id: string): Promise<JobRecord | undefined> {

@@ -184,4 +184,17 @@ export const postgresMigrations: Migration[] = [
         WHERE edge_type = 'evolved_from';
     `,
   },
+  {
+    version: 7,
+    name: 'import checkpoints',
+    // Where each import stands (DESIGN 4.11): written in the same transaction as each batch.
+    sql: `
+      CREATE TABLE import_runs (
+        id         text COLLATE "C" PRIMARY KEY,
+        lines_done bigint NOT NULL,
+        finished   boolean NOT NULL DEFAULT false,
+        updated_at timestamptz(3) NOT NULL
+      );
+    `,
+  },
 ];

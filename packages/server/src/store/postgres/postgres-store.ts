@@ -21,6 +21,7 @@ import { PostgresMemoryStore } from './memories.js';
 import { snapshotValues } from './snapshot-values.js';
 import { PostgresJobStore } from './jobs.js';
 import { PostgresIdempotencyStore } from './idempotency.js';
+import { PostgresTransferStore } from './transfer.js';
 import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
@@ -142,6 +143,7 @@ export class PostgresStore implements Store {
   readonly vectors: PostgresVectorStore;
   readonly jobs: PostgresJobStore;
   readonly idempotency: PostgresIdempotencyStore;
+  readonly transfer: PostgresTransferStore;
   private readonly pool: pg.Pool;
   private readonly keys: KeyCache;
 
@@ -165,6 +167,7 @@ export class PostgresStore implements Store {
     this.jobs = new PostgresJobStore(this.pool);
     this.idempotency = new PostgresIdempotencyStore(this.pool);
     this.memories = new PostgresMemoryStore(this.pool);
+    this.transfer = new PostgresTransferStore(this.pool);
   }
 
   private async rows<R extends pg.QueryResultRow>(name: Name, values: unknown[], db: Queryable = this.pool) {

@@ -24,6 +24,7 @@ export class SqliteJobStore implements JobStore {
         `INSERT INTO jobs (id, account_id, key_id, kind, input, created_at, updated_at)
          VALUES (@id, @account_id, @key_id, @kind, @input, @created_at, @created_at)`,
       ),
+      unfinished: prepared<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')`),
       get: prepared<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = @id AND account_id = @account_id`),
       due: prepared<{ id: string }>(
         `SELECT id FROM jobs WHERE status IN ('queued', 'running')
@@ -54,6 +55,10 @@ export class SqliteJobStore implements JobStore {
 
   insert(job: NewJob): Promise<void> {
     return this.writes.run(() => void this.stmt.insert().run(job));
+  }
+
+  async unfinished(): Promise<number> {
+    return this.stmt.unfinished().get({})?.n ?? 0;
   }
 
   async get(accountId: string, id: string): Promise<JobRecord | undefined> {

@@ -218,4 +218,18 @@ export const sqliteMigrations: Migration[] = [
         WHERE edge_type = 'evolved_from';
     `,
   },
+  {
+    version: 7,
+    name: 'import checkpoints',
+    // Where each import stands (DESIGN 4.11): written in the same transaction as each batch of
+    // rows, so an import killed at any moment resumes after the last batch that committed.
+    sql: `
+      CREATE TABLE import_runs (
+        id         TEXT PRIMARY KEY,
+        lines_done INTEGER NOT NULL,
+        finished   INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
+        updated_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -28,6 +28,7 @@ import { SqliteKnowledgeStore } from './knowledge.js';
 import { SqliteJobStore } from './jobs.js';
 import { SqliteIdempotencyStore } from './idempotency.js';
 import { SqliteMemoryStore } from './memories.js';
+import { SqliteTransferStore } from './transfer.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
@@ -61,6 +62,7 @@ export class SqliteStore implements Store {
   readonly vectors: SqliteVectorStore;
   readonly jobs: SqliteJobStore;
   readonly idempotency: SqliteIdempotencyStore;
+  readonly transfer: SqliteTransferStore;
   private readonly db: SqliteDatabase;
   private readonly stmt;
   private readonly writes: GroupCommit;
@@ -78,6 +80,7 @@ export class SqliteStore implements Store {
     this.jobs = new SqliteJobStore(this.db, this.writes);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.writes);
     this.memories = new SqliteMemoryStore(this.db, this.writes);
+    this.transfer = new SqliteTransferStore(this.db, this.writes, path);
     this.readTogether = this.db.transaction((read: () => unknown) => read()).deferred as <T>(read: () => T) => T;
   }
 

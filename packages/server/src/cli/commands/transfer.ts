@@ -1,0 +1,97 @@
+import { closeSync, openSync, readSync, renameSync, rmSync, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { notFound } from '../../errors.js';
+import {
+  EXPORT_FORMATS,
+  exportBrain,
+  importFile,
+  ImportRejected,
+  importSource,
+  type ExportFormat,
+} from '../../domain/transfer/index.js';
+import { UsageError, type CliIo } from '../io.js';
+import { progressView } from '../progress.js';
+import { withDomain } from '../with-domain.js';
+
+const EXPORT_USAGE = 'usage: snapgraph export --brain <brain_id> [--format jsonl|graphml] [--out <file>]';
+const IMPORT_USAGE = 'usage: snapgraph import <file> [--brain <brain_id>] [--json]';
+
+/**
+ * `snapgraph export`: the brain's file on stdout or in --out. A file is written beside its
+ * final name and renamed when whole, so an interrupted export never leaves a file that looks
+ * complete.
+ */
+export async function exportCommand(args: string[], _io: CliIo): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { brain: { type: 'string' }, format: { type: 'string', default: 'jsonl' }, out: { type: 'string' } },
+  });
+  if (values.brain === undefined || positionals.length > 0) throw new UsageError(EXPORT_USAGE);
+  const format = values.format as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be jsonl or graphml\n${EXPORT_USAGE}`);
+  const brainId = values.brain;
+  await withDomain(async (domain) => {
+    if (!(await domain.store.getBrainUnscoped(brainId))) throw notFound(`brain ${brainId}`);
+    const text = Readable.from(exportBrain(domain, brainId, format));
+    if (values.out === undefined) {
+      await pipeline(text, process.stdout, { end: false });
+      return;
+    }
+    const partial = `${values.out}.partial`;
+    try {
+      await pipeline(text, createWriteStream(partial));
+      renameSync(partial, values.out);
+    } catch (err) {
+      rmSync(partial, { force: true });
+      throw err;
+    }
+  });
+}
+
+/** `snapgraph import`: exit code 1 when the file has bad lines (each one reported on stderr). */
+export async function importCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { brain: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const [path] = positionals;
+  if (path === undefined || positionals.length > 1) throw new UsageError(IMPORT_USAGE);
+  const source = importSource(path, firstCharacter(path));
+  const view = progressView();
+  try {
+    const result = await withDomain((domain) =>
+      importFile(domain, source, { brainId: values.brain, onProgress: (progress) => view.update(progress) }),
+    );
+    view.stop();
+    if (values.json) io.out(JSON.stringify(result));
+    else if (result.alreadyImported) io.out(`Nothing to do: this file was already imported into ${result.brainId}.`);
+    else {
+      const resumed = result.resumedAfterLine > 0 ? ` (resumed after line ${result.resumedAfterLine})` : '';
+      const ids = result.keptIds ? 'ids kept' : 'new ids';
+      io.out(`Imported ${result.records} records into ${result.brainId}, ${ids}${resumed}.`);
+    }
+    return 0;
+  } catch (err) {
+    view.stop();
+    if (!(err instanceof ImportRejected)) throw err;
+    for (const problem of err.problems) io.err(`${path}:${problem.line}: ${problem.reason}`);
+    io.err(`snapgraph: ${err.message}`);
+    return 1;
+  }
+}
+
+/** The first non-blank character of the file: `<` for GraphML, `{` for NDJSON. */
+function firstCharacter(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(256);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString('utf8').trimStart().charAt(0);
+  } finally {
+    closeSync(fd);
+  }
+}

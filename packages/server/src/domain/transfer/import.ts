@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import { AppError, notFound } from '../../errors.js';
+import type { Row, TableShape } from '../../store/transfer-store.js';
+import type { Domain } from '../context.js';
+import { END_KIND } from './format.js';
+import type { SourceLine } from './jsonl-source.js';
+import { remappedId } from './remap.js';
+import type { ImportTarget, Section } from './section.js';
+import { SECTIONS } from './sections/index.js';
+import { checkFile, type LineProblem } from './validate.js';
+
+/** Rows per transaction: large enough that commits cost little, small enough to resume quickly. */
+const BATCH_ROWS = 5000;
+
+export interface ImportProgress {
+  phase: 'check' | 'import';
+  done: number;
+  total: number;
+}
+
+/** A file to import, read as often as needed (once to check it, once to write it). */
+export interface ImportSource {
+  /** Its lines; `text` sees every raw line, for the fingerprint. */
+  lines(text?: (line: string) => void): AsyncIterable<SourceLine>;
+  /** For progress while checking: how far reading has got, of how much. */
+  readPosition(): { done: number; total: number };
+}
+
+export interface ImportOptions {
+  /** Import into this existing brain (new ids) instead of the file's own brain (ids kept). */
+  brainId?: string | undefined;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportResult {
+  brainId: string;
+  keptIds: boolean;
+  /** Record lines in the file. */
+  records: number;
+  /** The line (the record, in GraphML) an interrupted earlier run had reached, when this run resumed it. */
+  resumedAfterLine: number;
+  /** True when an earlier run had already imported this file into this brain: nothing was done. */
+  alreadyImported: boolean;
+  /** Records written by this run, and the seconds spent on them, by kind (for rates). */
+  written: Record<string, { records: number; seconds: number }>;
+}
+
+/** The file has problems; nothing was imported. */
+export class ImportRejected extends AppError {
+  constructor(readonly problems: LineProblem[]) {
+    super('BAD_REQUEST', `the file has ${problems.length} bad line(s); nothing was imported`, {
+      errors: problems.slice(0, 1000).map((p) => ({ field: `line ${p.line}`, reason: p.reason })),
+    });
+  }
+}
+
+const sectionOf = new Map<string, Section>(SECTIONS.map((section) => [section.kind, section]));
+
+/**
+ * Imports an export file (DESIGN 4.11): checks every line first (ImportRejected lists the bad
+ * ones, and nothing is written), then writes the records in batches, each batch in one
+ * transaction with the checkpoint of how far it got. Rows that already exist are left as they
+ * are, so running the import again changes nothing, and one killed at any moment resumes where
+ * its last batch committed.
+ */
+export async function importFile(
+  domain: Domain,
+  source: ImportSource,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const progress = options.onProgress ?? (() => undefined);
+  const fingerprint = createHash('sha256');
+  const checked = await checkFile(
+    observe(
+      source.lines((line) => fingerprint.update(line).update('\n')),
+      () => progress({ phase: 'check', ...source.readPosition() }),
+    ),
+  );
+  if (checked.problems.length > 0 || !checked.header || !checked.brain) throw new ImportRejected(checked.problems);
+  const target = await importTarget(domain, checked.header.brain_id, checked.brain, options.brainId);
+  const runId = createHash('sha256')
+    .update(`${fingerprint.digest('hex')}\0${target.brainId}\0${target.keepIds ? 'kept' : 'remapped'}`)
+    .digest('hex');
+  const records = checked.items - 2;
+  const result: ImportResult = {
+    brainId: target.brainId,
+    keptIds: target.keepIds,
+    records,
+    resumedAfterLine: 0,
+    alreadyImported: false,
+    written: {},
+  };
+  // A checkpoint counts only while its brain is there: a brain deleted since is imported afresh.
+  const brainThere = (await domain.store.getBrainUnscoped(target.brainId)) !== undefined;
+  const checkpoint = brainThere ? await domain.store.transfer.checkpoint(runId) : undefined;
+  if (checkpoint?.finished) return { ...result, alreadyImported: true };
+  const skip = checkpoint?.linesDone ?? 0;
+  result.resumedAfterLine = skip;
+
+  let batches: { shape: TableShape; rows: Row[] }[] = [];
+  let rowsInBatch = 0;
+  const flush = async (line: number, finished: boolean) => {
+    await domain.store.transfer.writeRows(batches, { id: runId, linesDone: line, finished });
+    batches = [];
+    rowsInBatch = 0;
+    progress({ phase: 'import', done: recordsUpTo(line), total: records });
+  };
+  // Records done once `item` items are: the header is no record, nor is the end line.
+  const recordsUpTo = (item: number) => Math.min(records, Math.max(0, item - 1));
+  progress({ phase: 'import', done: recordsUpTo(skip), total: records });
+  let kind: string | undefined;
+  let kindSince = performance.now();
+  /** Counts a record of `next`; the time up to the first record of the next kind is its kind's. */
+  const tally = (next: string | undefined) => {
+    if (next !== kind) {
+      const now = performance.now();
+      if (kind !== undefined) (result.written[kind] as { seconds: number }).seconds = (now - kindSince) / 1000;
+      kind = next;
+      kindSince = now;
+    }
+    if (next !== undefined) (result.written[next] ??= { records: 0, seconds: 0 }).records++;
+  };
+  // Items are counted rather than taken by line number: in GraphML several records may share a line.
+  let ordinal = 0;
+  for await (const item of source.lines()) {
+    ordinal++;
+    if (ordinal <= skip || ordinal === 1 || item.error !== undefined) continue;
+    const record = item.value as { kind: string; data: Row };
+    if (record.kind === END_KIND) break;
+    tally(record.kind);
+    for (const { shape, row } of (sectionOf.get(record.kind) as Section).toRows(record.data, target)) {
+      const last = batches[batches.length - 1];
+      if (last?.shape === shape) last.rows.push(row);
+      else batches.push({ shape, rows: [row] });
+      rowsInBatch++;
+    }
+    if (rowsInBatch >= BATCH_ROWS) await flush(ordinal, false);
+  }
+  await flush(checked.items, true);
+  tally(undefined);
+  return result;
+}
+
+/** The brain records go to: the file's own (created, ids kept) or an existing one (ids remapped). */
+async function importTarget(
+  domain: Domain,
+  fileBrainId: string,
+  brain: Record<string, unknown>,
+  intoBrainId: string | undefined,
+): Promise<ImportTarget> {
+  if (intoBrainId !== undefined && intoBrainId !== fileBrainId) {
+    const existing = await domain.store.getBrainUnscoped(intoBrainId);
+    if (!existing) throw notFound('brain');
+    return {
+      brainId: intoBrainId,
+      accountId: existing.account_id,
+      keepIds: false,
+      mapId: (id) => remappedId(id, intoBrainId),
+    };
+  }
+  // Already there (a resumed or repeated import, or the brain exists): its account stays.
+  const existing = await domain.store.getBrainUnscoped(fileBrainId);
+  return {
+    brainId: fileBrainId,
+    accountId: existing?.account_id ?? (brain.account_id as string),
+    keepIds: true,
+    mapId: (id) => id,
+  };
+}
+
+/** Passes the lines through, calling `tick` every few thousand of them. */
+async function* observe(lines: AsyncIterable<SourceLine>, tick: () => void): AsyncIterable<SourceLine> {
+  let n = 0;
+  for await (const line of lines) {
+    if (++n % 5000 === 0) tick();
+    yield line;
+  }
+  tick();
+}

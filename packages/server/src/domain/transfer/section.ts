@@ -1,0 +1,36 @@
+import type { Row, TableShape } from '../../store/transfer-store.js';
+
+/** Where imported records go: a brain, its account, and how ids map into it. */
+export interface ImportTarget {
+  brainId: string;
+  accountId: string;
+  /** Whether the file's brain is created (ids kept) or the records join an existing brain. */
+  keepIds: boolean;
+  /** The id a record's id becomes in the target (itself when ids are kept). */
+  mapId(id: string): string;
+}
+
+/** What the validation pass has seen so far, for references between records. */
+export interface SeenRecords {
+  brainId: string;
+  hasSnapshot(id: string): boolean;
+  addSnapshot(id: string): void;
+}
+
+/**
+ * One kind of record in an export file: how it is read from the store, written to the file,
+ * checked, and written back. The file holds the sections in the order of SECTIONS
+ * (sections/index.ts); a new kind of record is one more module there.
+ */
+export interface Section {
+  /** The record's `kind` in the file. */
+  kind: string;
+  /** The table the records are read from, and written to. */
+  shape: TableShape;
+  /** The record as the file holds it, from a stored row. */
+  toRecord(row: Row): Row;
+  /** Problems with one record (its JSON already parsed), as reasons a person can act on. */
+  check(record: unknown, seen: SeenRecords): string[];
+  /** The rows to store for a valid record: none, one, or rows of other tables first. */
+  toRows(record: Row, target: ImportTarget): { shape: TableShape; row: Row }[];
+}

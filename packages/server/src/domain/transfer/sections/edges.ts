@@ -1,0 +1,73 @@
+import { Type } from 'typebox';
+import { EDGE_COLUMNS } from '../../../store/columns.js';
+import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
+import { EDGE_ORIGINS, EDGE_TYPES } from '../../../model.js';
+import type { Section } from '../section.js';
+import { closed, Id, OptionalText, pick, Time, Unit } from './fields.js';
+import { schemaCheck } from './schema-check.js';
+
+const KINDS: Partial<Record<string, ColumnKind>> = { strength: 'number', created_at: 'time', updated_at: 'time' };
+
+const shape: TableShape = {
+  table: 'edges',
+  columns: Object.fromEntries(['account_id', ...EDGE_COLUMNS].map((c) => [c, KINDS[c] ?? 'text'])),
+  brainColumn: 'brain_id',
+  orderBy: ['created_at', 'id'],
+};
+
+const check = schemaCheck(
+  Type.Object(
+    {
+      id: Id('edge'),
+      brain_id: Id('brain'),
+      source_id: Id('snap'),
+      target_id: Id('snap'),
+      edge_type: Type.Enum([...EDGE_TYPES]),
+      strength: Unit,
+      label: OptionalText(20_000),
+      origin: Type.Enum([...EDGE_ORIGINS]),
+      created_at: Time,
+      updated_at: Time,
+    },
+    closed,
+  ),
+);
+
+/** Checks shared with tombstones: the brain, and both ends among the file's snapshots. */
+export function endsProblems(
+  record: { brain_id: string; source_id: string; target_id: string },
+  seen: { brainId: string; hasSnapshot(id: string): boolean },
+): string[] {
+  const problems: string[] = [];
+  if (record.brain_id !== seen.brainId)
+    problems.push(`brain_id is not the brain named in the header (${seen.brainId})`);
+  if (record.source_id === record.target_id) problems.push('source_id and target_id are the same snapshot');
+  for (const end of ['source_id', 'target_id'] as const) {
+    if (!seen.hasSnapshot(record[end])) problems.push(`${end} ${record[end]} is not a snapshot of this file`);
+  }
+  return problems;
+}
+
+/** Edges with their origin (manual or auto), after the snapshots they join. */
+export const edgeSection: Section = {
+  kind: 'edge',
+  shape,
+  toRecord: (row) => pick(row, EDGE_COLUMNS),
+  check(record, seen) {
+    const problems = check(record);
+    return problems.length > 0 ? problems : endsProblems(record as Parameters<typeof endsProblems>[0], seen);
+  },
+  toRows: (record, target) => [
+    {
+      shape,
+      row: {
+        ...record,
+        id: target.mapId(record.id as string),
+        brain_id: target.brainId,
+        source_id: target.mapId(record.source_id as string),
+        target_id: target.mapId(record.target_id as string),
+        account_id: target.accountId,
+      },
+    },
+  ],
+};

@@ -1,0 +1,19 @@
+import { Type } from 'typebox';
+
+/** Field schemas shared by the sections: the rules of DESIGN 1.2, as stored. */
+export const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{10,64}$` });
+export const Time = Type.String({
+  format: 'date-time',
+  pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$',
+});
+export const Unit = Type.Number({ minimum: 0, maximum: 1 });
+export const Text = (min: number, max: number) => Type.String({ minLength: min, maxLength: max });
+export const OptionalText = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
+export const closed = { additionalProperties: false } as const;
+
+/** Values of a record in the order of `columns`, so records always print their fields alike. */
+export function pick(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const column of columns) out[column] = row[column] ?? null;
+  return out;
+}

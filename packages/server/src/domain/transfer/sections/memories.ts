@@ -1,0 +1,90 @@
+import { Type } from 'typebox';
+import type { TableShape } from '../../../store/transfer-store.js';
+import type { Section } from '../section.js';
+import { closed, Id, OptionalText, pick, Text, Time } from './fields.js';
+import { schemaCheck } from './schema-check.js';
+
+const MEMORY_TYPES = ['fact', 'decision', 'insight', 'story', 'framework', 'preference', 'event'] as const;
+const COLUMNS = [
+  'id',
+  'brain_id',
+  'content',
+  'memory_type',
+  'speaker',
+  'tags',
+  'source_emotion',
+  'emotional_valence',
+  'emotional_intensity',
+  'promoted_to',
+  'created_at',
+  'updated_at',
+] as const;
+
+const shape: TableShape = {
+  table: 'memories',
+  columns: {
+    account_id: 'text',
+    id: 'text',
+    brain_id: 'text',
+    content: 'text',
+    memory_type: 'text',
+    speaker: 'text',
+    tags: 'json',
+    source_emotion: 'text',
+    emotional_valence: 'number',
+    emotional_intensity: 'number',
+    promoted_to: 'text',
+    created_at: 'time',
+    updated_at: 'time',
+  },
+  brainColumn: 'brain_id',
+  orderBy: ['created_at', 'id'],
+};
+
+const Nullable = <T extends ReturnType<typeof Type.Number>>(schema: T) => Type.Union([schema, Type.Null()]);
+const check = schemaCheck(
+  Type.Object(
+    {
+      id: Id('mem'),
+      brain_id: Id('brain'),
+      content: Text(1, 10_000),
+      memory_type: Type.Enum([...MEMORY_TYPES]),
+      speaker: OptionalText(200),
+      tags: Type.Array(Text(1, 64), { maxItems: 50, uniqueItems: true }),
+      source_emotion: OptionalText(64),
+      emotional_valence: Nullable(Type.Number({ minimum: -1, maximum: 1 })),
+      emotional_intensity: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+      promoted_to: Type.Union([Id('snap'), Type.Null()]),
+      created_at: Time,
+      updated_at: Time,
+    },
+    closed,
+  ),
+);
+
+/** Memories (DESIGN 4.5), every field as the API returns them; `promoted_to` follows its snapshot's id. */
+export const memorySection: Section = {
+  kind: 'memory',
+  shape,
+  toRecord: (row) => pick(row, COLUMNS),
+  check(record, seen) {
+    const problems = check(record);
+    if (problems.length > 0) return problems;
+    if ((record as { brain_id: string }).brain_id !== seen.brainId) {
+      return [`brain_id is not the brain named in the header (${seen.brainId})`];
+    }
+    return [];
+  },
+  toRows: (record, target) => [
+    {
+      shape,
+      row: {
+        ...record,
+        id: target.mapId(record.id as string),
+        brain_id: target.brainId,
+        account_id: target.accountId,
+        promoted_to: record.promoted_to === null ? null : target.mapId(record.promoted_to as string),
+      },
+    },
+  ],
+};

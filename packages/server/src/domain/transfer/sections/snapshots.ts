@@ -1,0 +1,72 @@
+import { Type } from 'typebox';
+import { SNAPSHOT_COLUMNS } from '../../../store/columns.js';
+import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
+import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../../model.js';
+import type { Section } from '../section.js';
+import { closed, Id, OptionalText, pick, Text, Time, Unit } from './fields.js';
+import { schemaCheck } from './schema-check.js';
+
+const KINDS: Partial<Record<string, ColumnKind>> = {
+  emotion: 'json',
+  tags: 'json',
+  confidence: 'number',
+  significance_score: 'number',
+  created_at: 'time',
+  updated_at: 'time',
+};
+
+const shape: TableShape = {
+  table: 'snapshots',
+  columns: Object.fromEntries(['account_id', ...SNAPSHOT_COLUMNS].map((c) => [c, KINDS[c] ?? 'text'])),
+  brainColumn: 'brain_id',
+  orderBy: ['created_at', 'id'],
+  dropsAutoLinkWork: true,
+};
+
+const textFields = Object.fromEntries(
+  SNAPSHOT_TEXT_FIELDS.map((field) => [field, OptionalText(field === 'one_liner' ? 500 : 20_000)]),
+);
+
+const check = schemaCheck(
+  Type.Object(
+    {
+      id: Id('snap'),
+      brain_id: Id('brain'),
+      name: Text(1, 200),
+      core: Text(1, 10_000),
+      type: Type.Enum([...SNAPSHOT_TYPES]),
+      ...textFields,
+      emotion: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+      confidence: Unit,
+      significance_score: Unit,
+      tags: Type.Array(Text(1, 64), { maxItems: 50, uniqueItems: true }),
+      source_type: Text(1, 64),
+      source_id: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]),
+      created_at: Time,
+      updated_at: Time,
+    },
+    closed,
+  ),
+);
+
+/** Snapshots, every field as the API returns them. */
+export const snapshotSection: Section = {
+  kind: 'snapshot',
+  shape,
+  toRecord: (row) => pick(row, SNAPSHOT_COLUMNS),
+  check(record, seen) {
+    const problems = check(record);
+    const snapshot = record as { id: unknown; brain_id: string };
+    // Known even when the record is bad, so its edges are not reported as well.
+    if (typeof snapshot.id === 'string') seen.addSnapshot(snapshot.id);
+    if (problems.length > 0) return problems;
+    if (snapshot.brain_id !== seen.brainId) return [`brain_id is not the brain named in the header (${seen.brainId})`];
+    return [];
+  },
+  toRows: (record, target) => [
+    {
+      shape,
+      row: { ...record, id: target.mapId(record.id as string), brain_id: target.brainId, account_id: target.accountId },
+    },
+  ],
+};

@@ -1,0 +1,131 @@
+import { END_KIND, FORMAT_NAME, FORMAT_VERSION, type ExportHeader } from './format.js';
+import type { SourceLine } from './jsonl-source.js';
+import type { SeenRecords } from './section.js';
+import { SECTIONS } from './sections/index.js';
+import { SeenIds } from './seen-ids.js';
+
+export interface LineProblem {
+  line: number;
+  reason: string;
+}
+
+export interface CheckedFile {
+  header: ExportHeader | undefined;
+  /** The brain record, when the file has a valid one. */
+  brain: Record<string, unknown> | undefined;
+  /** Lines (GraphML: elements) in the file, header and end line included. */
+  items: number;
+  problems: LineProblem[];
+}
+
+const BRAIN_ID = /^brain_[0-9A-Za-z]{10,64}$/;
+const sectionIndex = new Map(SECTIONS.map((section, index) => [section.kind, index]));
+
+function headerProblem(value: unknown): string | undefined {
+  const header = value as Partial<ExportHeader> | null;
+  if (typeof header !== 'object' || header === null || header.format !== FORMAT_NAME) {
+    return `the first line is not a ${FORMAT_NAME} header: this is not a Snapgraph export`;
+  }
+  if (!Number.isInteger(header.version) || (header.version as number) < 1) return 'the header has no valid version';
+  if ((header.version as number) > FORMAT_VERSION) {
+    return `format version ${header.version} is newer than this snapgraph reads (${FORMAT_VERSION}): upgrade snapgraph to import it`;
+  }
+  if (typeof header.brain_id !== 'string' || !BRAIN_ID.test(header.brain_id)) return 'the header has no valid brain_id';
+  return undefined;
+}
+
+/**
+ * The first pass of an import: every line is checked — the header, each record against its
+ * section's rules, references between records, the order of sections, the end line's counts —
+ * before anything is written. Every problem is reported with its line; a file with any is not
+ * imported at all. Memory stays flat but for the snapshot ids (SeenIds).
+ */
+export async function checkFile(lines: AsyncIterable<SourceLine>): Promise<CheckedFile> {
+  const problems: LineProblem[] = [];
+  const ids = new SeenIds();
+  const counts: Record<string, number> = {};
+  let header: ExportHeader | undefined;
+  let brain: Record<string, unknown> | undefined;
+  let endLine: number | undefined;
+  let current = -1;
+  let last = 0;
+  let items = 0;
+  const seen: SeenRecords = {
+    brainId: '',
+    hasSnapshot: (id) => ids.has(id),
+    addSnapshot: (id) => ids.add(id),
+  };
+  for await (const item of lines) {
+    last = item.line;
+    items++;
+    const problem = (reason: string) => problems.push({ line: item.line, reason });
+    if (item.error !== undefined) {
+      problem(item.error);
+      continue;
+    }
+    if (item.line === 1) {
+      const wrong = headerProblem(item.value);
+      if (wrong !== undefined) {
+        problem(wrong);
+        // A file of another format or a newer version: its lines cannot be judged by these rules.
+        return { header: undefined, brain: undefined, items, problems };
+      }
+      header = item.value as ExportHeader;
+      seen.brainId = header.brain_id;
+      continue;
+    }
+    if (endLine !== undefined) {
+      problem(`a line after the end line (line ${endLine})`);
+      continue;
+    }
+    const record = item.value as { kind?: unknown; data?: unknown; counts?: unknown } | null;
+    if (typeof record !== 'object' || record === null || typeof record.kind !== 'string') {
+      problem('not a record: expected {"kind": …, "data": …}');
+      continue;
+    }
+    if (record.kind === END_KIND) {
+      endLine = item.line;
+      const expected = record.counts as Record<string, unknown> | undefined;
+      for (const kind of new Set([...Object.keys(expected ?? {}), ...Object.keys(counts)])) {
+        if ((expected?.[kind] ?? 0) !== (counts[kind] ?? 0)) {
+          problem(
+            `the end line counts ${String(expected?.[kind] ?? 0)} ${kind} records, the file has ${counts[kind] ?? 0}`,
+          );
+        }
+      }
+      continue;
+    }
+    const index = sectionIndex.get(record.kind);
+    if (index === undefined) {
+      problem(`unknown kind "${record.kind}" (known: ${SECTIONS.map((s) => s.kind).join(', ')})`);
+      continue;
+    }
+    counts[record.kind] = (counts[record.kind] ?? 0) + 1;
+    if (index < current) {
+      problem(`a ${record.kind} record after the ${SECTIONS[current]?.kind} records: sections must come in order`);
+      continue;
+    }
+    current = index;
+    if (record.kind === 'brain' && counts.brain !== 1) {
+      problem('a second brain record');
+      continue;
+    }
+    if (record.kind !== 'brain' && counts.brain === undefined) {
+      problem('a record before the brain record');
+      continue;
+    }
+    const reasons = SECTIONS[index]!.check(record.data, seen);
+    for (const reason of reasons) problem(`${record.kind}: ${reason}`);
+    if (record.kind === 'brain' && reasons.length === 0) brain = record.data as Record<string, unknown>;
+  }
+  if (last === 0) problems.push({ line: 1, reason: 'the file is empty' });
+  else if (header !== undefined && endLine === undefined) {
+    problems.push({
+      line: last + 1,
+      reason: 'the file ends without its end line: it was cut short (an interrupted copy or download?)',
+    });
+  }
+  if (header !== undefined && counts.brain === undefined)
+    problems.push({ line: 2, reason: 'the file has no brain record' });
+  return { header, brain, items, problems };
+}
