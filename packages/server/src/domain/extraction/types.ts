@@ -1,4 +1,4 @@
-import type { SnapshotType } from '../../model.js';
+import { ENTRY_TYPES, MEMORY_TYPES, type EntryType, type MemoryType, type SnapshotType } from '../../model.js';
 
 /** A snapshot proposed from free text: a valid body for `POST /v1/snapshots`. */
 export interface ExtractedSnapshot {
@@ -15,17 +15,8 @@ export interface ExtractedSnapshot {
   significance_score: number;
 }
 
-export const ENTRY_TYPES = [
-  'concept',
-  'framework',
-  'protocol',
-  'principle',
-  'technique',
-  'quote',
-  'case_study',
-  'definition',
-] as const;
-export type EntryType = (typeof ENTRY_TYPES)[number];
+// The enumerations are the API's (model.ts): what the extractor proposes, the service stores.
+export { ENTRY_TYPES, MEMORY_TYPES, type EntryType, type MemoryType };
 
 /** A specific-knowledge entry for `POST /v1/specific-knowledge/ingest`. */
 export interface ExtractedEntry {
@@ -33,9 +24,6 @@ export interface ExtractedEntry {
   title: string;
   content: string;
 }
-
-export const MEMORY_TYPES = ['fact', 'decision', 'insight', 'story', 'framework', 'preference', 'event'] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
 
 /** A memory for `POST /v1/ingest` with `extract_memories: true`. */
 export interface ExtractedMemory {

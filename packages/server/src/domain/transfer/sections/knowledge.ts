@@ -1,20 +1,9 @@
 import { Type } from 'typebox';
 import type { TableShape } from '../../../store/transfer-store.js';
+import { ENTRY_TYPES, KNOWLEDGE_SOURCE_TYPES } from '../../../model.js';
 import type { Section } from '../section.js';
 import { closed, Id, OptionalText, pick, Text, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
-
-const SOURCE_TYPES = ['youtube', 'book', 'document', 'article', 'course', 'podcast', 'manual'] as const;
-const ENTRY_TYPES = [
-  'concept',
-  'framework',
-  'protocol',
-  'principle',
-  'technique',
-  'quote',
-  'case_study',
-  'definition',
-] as const;
 
 const SOURCE_COLUMNS = [
   'id',
@@ -47,7 +36,7 @@ const checkSource = schemaCheck(
     {
       id: Id('src'),
       brain_id: Id('brain'),
-      source_type: Type.Enum([...SOURCE_TYPES]),
+      source_type: Type.Enum([...KNOWLEDGE_SOURCE_TYPES]),
       title: Text(1, 500),
       author: OptionalText(200),
       url: OptionalText(2048),

@@ -1,24 +1,12 @@
 import { Type } from 'typebox';
 import type { TableShape } from '../../../store/transfer-store.js';
+import { MEMORY_TYPES } from '../../../model.js';
+import { EDITABLE_FIELDS } from '../../memories/fields.js';
 import type { Section } from '../section.js';
 import { closed, Id, OptionalText, pick, Text, Time } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
-const MEMORY_TYPES = ['fact', 'decision', 'insight', 'story', 'framework', 'preference', 'event'] as const;
-const COLUMNS = [
-  'id',
-  'brain_id',
-  'content',
-  'memory_type',
-  'speaker',
-  'tags',
-  'source_emotion',
-  'emotional_valence',
-  'emotional_intensity',
-  'promoted_to',
-  'created_at',
-  'updated_at',
-] as const;
+const COLUMNS = ['id', 'brain_id', ...EDITABLE_FIELDS, 'promoted_to', 'created_at', 'updated_at'] as const;
 
 const shape: TableShape = {
   table: 'memories',
