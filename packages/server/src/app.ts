@@ -32,6 +32,7 @@ import { jobRoutes } from './http/routes/jobs.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
+import { registerWebExplorer } from './http/web-explorer.js';
 import { LogStream } from './logging.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
@@ -73,6 +74,8 @@ export interface AppOptions {
    * tests queue a job kind of their own before a real route offers one. Never set in production.
    */
   extraRoutes?: FastifyPluginAsync;
+  /** The web explorer's built files; default packages/web/dist (http/web-explorer.ts). */
+  webRoot?: string;
 }
 
 /** A hop count becomes "trust the nearest N proxies"; addresses and booleans pass through. */
@@ -180,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(jobRoutes, { prefix });
     if (options.extraRoutes) await app.register(options.extraRoutes, { prefix });
   }
+  await registerWebExplorer(app, options.webRoot);
   await app.register(async (scope) => registerMethodNotAllowed(scope, routes));
   if (options.fastPaths !== false) fastPath = snapshotReadFastPath(app, accessLog);
   return app;
