@@ -194,7 +194,8 @@ function signOut(): void {
 }
 
 async function openBrain(brainId: string): Promise<void> {
-  const changed = brainId !== state.brain;
+  // A link without a brain keeps its selection and query for the brain the key opens.
+  const changed = state.brain !== '' && brainId !== state.brain;
   setState(changed ? { brain: brainId, selected: '', query: '' } : { brain: brainId });
   loading?.abort();
   loading = new AbortController();

@@ -69,6 +69,10 @@ describe('web explorer in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
+  /** A search result: a list item holding the snapshot's name. */
+  const resultItem = (page: Page, name: string) =>
+    page.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
+
   async function graphLoaded(page: Page): Promise<void> {
     await page.locator('section[aria-label="Graph"][data-loaded="true"]').waitFor({ timeout: 15_000 });
   }
@@ -112,7 +116,7 @@ describe('web explorer in Chromium', { skip }, () => {
     // Search: the results listed with their score, highlighted in the graph.
     await page.getByRole('searchbox', { name: 'Search' }).fill('sleep');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-    const result = page.getByRole('listitem').filter({ hasText: 'Sleep first' });
+    const result = resultItem(page, 'Sleep first');
     await result.waitFor();
     assert.match(await result.innerText(), /score \d\.\d{4}/);
     assert.match(await result.innerText(), /contradicted by Grind culture/);
@@ -151,7 +155,7 @@ describe('web explorer in Chromium', { skip }, () => {
     await panel.getByRole('heading', { name: 'Sleep first' }).waitFor();
     assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), 'sleep');
     assert.equal(await page.getByRole('checkbox', { name: 'contradicts' }).isChecked(), true);
-    await page.getByRole('listitem').filter({ hasText: 'Sleep first' }).waitFor();
+    await resultItem(page, 'Sleep first').waitFor();
     await context.close();
   });
 
@@ -166,7 +170,7 @@ describe('web explorer in Chromium', { skip }, () => {
     await panel.getByRole('button', { name: 'Start an edge from here' }).click();
     await page.getByRole('searchbox', { name: 'Search' }).fill('grind');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-    await page.getByRole('listitem').filter({ hasText: 'Grind culture' }).getByRole('button').click();
+    await resultItem(page, 'Grind culture').getByRole('button').click();
     await panel.getByRole('heading', { name: 'Grind culture' }).waitFor();
     await panel.getByLabel('Edge type').selectOption('elaborates');
     await panel.getByLabel('Strength').fill('0.65');
@@ -193,7 +197,7 @@ describe('web explorer in Chromium', { skip }, () => {
     await graphLoaded(page);
     await page.getByRole('searchbox', { name: 'Search' }).fill('plans');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-    await page.getByRole('listitem').filter({ hasText: 'Plans v2' }).getByRole('button').click();
+    await resultItem(page, 'Plans v2').getByRole('button').click();
     const panel = page.getByRole('region', { name: 'Snapshot' });
     await panel.getByRole('heading', { name: 'Plans v2' }).waitFor();
     await panel.getByRole('list', { name: 'Evolved from chain' }).getByRole('button', { name: 'Plans v1' }).click();
@@ -201,7 +205,7 @@ describe('web explorer in Chromium', { skip }, () => {
 
     await page.getByRole('searchbox', { name: 'Search' }).fill('compound');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-    await page.getByRole('listitem').filter({ hasText: 'Compounding habits' }).getByRole('button').click();
+    await resultItem(page, 'Compounding habits').getByRole('button').click();
     await panel.getByRole('heading', { name: 'Compounding habits' }).waitFor();
     await panel.getByRole('button', { name: 'Show suggestions' }).click();
     const suggestion = panel
@@ -216,7 +220,7 @@ describe('web explorer in Chromium', { skip }, () => {
 
     await page.getByRole('searchbox', { name: 'Search' }).fill('grind');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
-    await page.getByRole('listitem').filter({ hasText: 'Grind culture' }).getByRole('button').click();
+    await resultItem(page, 'Grind culture').getByRole('button').click();
     await panel.getByRole('heading', { name: 'Grind culture' }).waitFor();
     await panel.getByRole('button', { name: 'Delete', exact: true }).click();
     await panel.getByRole('button', { name: 'Yes, delete' }).click();
