@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * The web explorer (packages/web), served at `/` by the server itself, so that `npm start` and a
@@ -39,7 +39,7 @@ npm run build</pre>
 export async function registerWebExplorer(app: FastifyInstance, root: string = DEFAULT_WEB_ROOT): Promise<void> {
   if (!existsSync(`${root}/index.html`)) {
     // Never a crash and never a bare 404: say how to get the page.
-    const missing = async (_request: unknown, reply: import('fastify').FastifyReply) =>
+    const missing = async (_request: unknown, reply: FastifyReply) =>
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(MISSING_BUILD_PAGE);
     app.get('/', { schema: { hide: true } }, missing);
     app.get('/index.html', { schema: { hide: true } }, missing);
@@ -55,7 +55,7 @@ export async function registerWebExplorer(app: FastifyInstance, root: string = D
       etag: true,
       lastModified: true,
     });
-    const sendIndex = async (_request: unknown, reply: import('fastify').FastifyReply) =>
+    const sendIndex = async (_request: unknown, reply: FastifyReply) =>
       reply.header('cache-control', REVALIDATE).sendFile('index.html');
     scope.get('/', { schema: { hide: true } }, sendIndex);
     scope.get('/index.html', { schema: { hide: true } }, sendIndex);
