@@ -1,12 +1,12 @@
 // `npm test`: every package's suite at the same time — the server's (itself SQLite and
-// PostgreSQL side by side), the client's and the MCP server's. They share nothing (each starts
+// PostgreSQL side by side), the client's, the MCP server's and the web explorer's (Chromium). They share nothing (each starts
 // its own servers on free ports and its own databases) and spend most of their time waiting on
 // subprocesses, sockets and databases, so together they take about as long as the longest.
 // Each suite's output is printed whole when it finishes, then a summary; the exit code is 1 if
 // any failed. Arguments pass through to every suite's test script.
 import { spawn } from 'node:child_process';
 
-const SUITES = ['packages/server', 'packages/client', 'packages/mcp'];
+const SUITES = ['packages/server', 'packages/client', 'packages/mcp', 'packages/web'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const args = process.argv.slice(2);
 

@@ -37,6 +37,7 @@ import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
 import { LogStream, prettyLogs } from './logging.js';
 import { registerMetrics } from './http/metrics-route.js';
+import { registerWebExplorer } from './http/web-explorer.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 import { openStore } from './store/open-store.js';
@@ -79,6 +80,8 @@ export interface AppOptions {
    * tests queue a job kind of their own before a real route offers one. Never set in production.
    */
   extraRoutes?: FastifyPluginAsync;
+  /** The web explorer's built files; default packages/web/dist (http/web-explorer.ts). */
+  webRoot?: string;
 }
 
 /** A hop count becomes "trust the nearest N proxies"; addresses and booleans pass through. */
@@ -193,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(memoryRoutes, { prefix });
     await app.register(ingestRoutes, { prefix });
   }
+  await registerWebExplorer(app, options.webRoot);
   await app.register(async (scope) => registerMethodNotAllowed(scope, routes));
   if (options.fastPaths !== false) fastPath = snapshotReadFastPath(app, accessLog);
   return app;

@@ -42,6 +42,9 @@ export async function startServer(config: Config, extra: Omit<AppOptions, 'confi
     });
   }
   const { app, address } = await starting;
+  const bound = app.server.address();
+  const port = bound && typeof bound === 'object' ? bound.port : config.port;
+  process.stderr.write(`\nOpen ${explorerUrl(config.host, port)} in a browser to explore your brains.\n`);
   const activeKeys = await app.domain.store.countActiveApiKeys();
   if (activeKeys === 0) {
     app.log.warn('no API key exists yet; create one with: npx snapgraph keys create --plan free');
@@ -50,6 +53,12 @@ export async function startServer(config: Config, extra: Omit<AppOptions, 'confi
     );
   }
   return { app, address, stop };
+}
+
+/** The explorer's address as a person types it: a wildcard host means this machine. */
+function explorerUrl(configuredHost: string, port: number): string {
+  const host = ['0.0.0.0', '::', ''].includes(configuredHost) ? '127.0.0.1' : configuredHost;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
 }
 
 async function listen(config: Config, extra: Omit<AppOptions, 'config'>) {

@@ -8,8 +8,9 @@ import type { Decision } from '../ratelimit/decision.js';
 import { groupOfRequest, limitsFor, type Limits, type RateLimitGroup } from '../ratelimit/policy.js';
 import { DOCS_PREFIXES } from './openapi.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.js';
+import { WEB_ROUTES } from './web-explorer.js';
 
-/** Routes anyone may call: health, readiness and the API's own documentation. */
+/** Routes anyone may call: health, readiness, metrics, the API's own documentation and the web explorer's page. */
 const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json', '/api/v1/openapi.json']);
 const PUBLIC_PREFIXES = DOCS_PREFIXES;
 const API_PREFIXES = ['/v1/', '/api/v1/'];
@@ -22,7 +23,9 @@ function isPublic(request: FastifyRequest, route: string | undefined): boolean {
     // No route matched: unauthenticated clients learn nothing about which paths exist.
     return !isApiPath(request.url);
   }
-  return PUBLIC_ROUTES.has(route) || PUBLIC_PREFIXES.some((prefix) => route.startsWith(prefix));
+  return (
+    PUBLIC_ROUTES.has(route) || WEB_ROUTES.has(route) || PUBLIC_PREFIXES.some((prefix) => route.startsWith(prefix))
+  );
 }
 
 const bucketNames = new Map<string, Partial<Record<RateLimitGroup, string>>>();

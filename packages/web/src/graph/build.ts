@@ -1,0 +1,165 @@
+import Graph from 'graphology';
+import type { Edge, Snapshot } from '@snapgraph/client';
+import { edgeColour, edgeSize, nodeColour, nodeSize } from './style.js';
+
+/**
+ * Turning the API's snapshots and edges into the graphology graph that sigma draws: pure code,
+ * no DOM, unit-tested in Node (test/graph-build.test.ts).
+ */
+
+export interface NodeAttributes {
+  label: string;
+  type: string;
+  tags: string[];
+  x: number;
+  y: number;
+  size: number;
+  color: string;
+  snapshotType: string;
+}
+
+export interface EdgeAttributes {
+  edgeType: string;
+  strength: number;
+  origin: string;
+  label: string | null;
+  size: number;
+  color: string;
+}
+
+export type SnapGraph = Graph<NodeAttributes, EdgeAttributes>;
+
+export function createGraph(): SnapGraph {
+  // Directed, one edge per (source, target, type) as the service keeps them: a multigraph.
+  return new Graph<NodeAttributes, EdgeAttributes>({ type: 'directed', multi: true, allowSelfLoops: true });
+}
+
+/**
+ * Adds or refreshes snapshots. New nodes start on a circle (a spread the layout can work from;
+ * ForceAtlas2 cannot separate nodes that start on the same point).
+ */
+export function addSnapshots(graph: SnapGraph, snapshots: readonly Snapshot[]): void {
+  for (const snapshot of snapshots) {
+    const attributes = {
+      label: snapshot.name,
+      snapshotType: snapshot.type,
+      tags: snapshot.tags ?? [],
+      color: nodeColour(snapshot.type),
+    };
+    if (graph.hasNode(snapshot.id)) {
+      graph.mergeNodeAttributes(snapshot.id, attributes);
+      continue;
+    }
+    const i = graph.order;
+    const angle = i * 2.399963; // the golden angle: no two nodes share a spot however many arrive
+    const radius = 10 * Math.sqrt(i + 1);
+    graph.addNode(snapshot.id, {
+      ...attributes,
+      type: 'circle',
+      x: radius * Math.cos(angle),
+      y: radius * Math.sin(angle),
+      size: nodeSize(0),
+    });
+  }
+}
+
+/** Adds or refreshes edges; an edge whose end is not (yet) a node is skipped and counted. */
+export function addEdges(graph: SnapGraph, edges: readonly Edge[]): { added: number; skipped: number } {
+  let added = 0;
+  let skipped = 0;
+  for (const edge of edges) {
+    if (!graph.hasNode(edge.source_id) || !graph.hasNode(edge.target_id)) {
+      skipped++;
+      continue;
+    }
+    const origin = (edge as { origin?: string }).origin ?? 'manual';
+    const attributes: EdgeAttributes = {
+      edgeType: edge.edge_type,
+      strength: edge.strength,
+      origin,
+      label: edge.label ?? null,
+      size: edgeSize(edge.strength),
+      color: edgeColour(edge.edge_type, origin),
+    };
+    if (graph.hasEdge(edge.id)) graph.replaceEdgeAttributes(edge.id, attributes);
+    else {
+      graph.addDirectedEdgeWithKey(edge.id, edge.source_id, edge.target_id, attributes);
+      added++;
+    }
+  }
+  return { added, skipped };
+}
+
+/** Node sizes from degree, once the edges are in: hubs are bigger and keep their labels longest. */
+export function sizeByDegree(graph: SnapGraph): void {
+  graph.updateEachNodeAttributes((node, attributes) => ({ ...attributes, size: nodeSize(graph.degree(node)) }));
+}
+
+export interface Filters {
+  /** Snapshot types shown; empty means all. */
+  snapshotTypes: string[];
+  /** A tag every shown snapshot carries; empty means any. */
+  tag: string;
+  /** Edge types shown; empty means all. */
+  edgeTypes: string[];
+  /** Edges weaker than this are hidden. */
+  minStrength: number;
+}
+
+export const NO_FILTERS: Filters = { snapshotTypes: [], tag: '', edgeTypes: [], minStrength: 0 };
+
+export function nodePasses(attributes: NodeAttributes, filters: Filters): boolean {
+  if (filters.snapshotTypes.length > 0 && !filters.snapshotTypes.includes(attributes.snapshotType)) return false;
+  if (filters.tag !== '' && !attributes.tags.includes(filters.tag)) return false;
+  return true;
+}
+
+export function edgePasses(attributes: EdgeAttributes, filters: Filters): boolean {
+  if (filters.edgeTypes.length > 0 && !filters.edgeTypes.includes(attributes.edgeType)) return false;
+  return attributes.strength >= filters.minStrength;
+}
+
+/** How many nodes and edges the filters leave visible (an edge needs both its ends visible). */
+export function countVisible(graph: SnapGraph, filters: Filters): { nodes: number; edges: number } {
+  let nodes = 0;
+  const shown = new Set<string>();
+  graph.forEachNode((node, attributes) => {
+    if (nodePasses(attributes, filters)) {
+      nodes++;
+      shown.add(node);
+    }
+  });
+  let edges = 0;
+  graph.forEachEdge((_edge, attributes, source, target) => {
+    if (shown.has(source) && shown.has(target) && edgePasses(attributes, filters)) edges++;
+  });
+  return { nodes, edges };
+}
+
+/**
+ * The `evolved_from` chain from a snapshot back to its oldest version: the source of an
+ * evolved_from edge is the newer version of its target. Stops at a cycle.
+ */
+export function evolvedFromChain(graph: SnapGraph, start: string): string[] {
+  const chain: string[] = [];
+  const seen = new Set([start]);
+  let current = start;
+  for (;;) {
+    const next = graph.outEdges(current).find((edge) => graph.getEdgeAttribute(edge, 'edgeType') === 'evolved_from');
+    if (next === undefined) return chain;
+    const older = graph.target(next);
+    if (seen.has(older)) return chain;
+    seen.add(older);
+    chain.push(older);
+    current = older;
+  }
+}
+
+/** Every tag in the graph, most used first: the tag filter's choices. */
+export function tagsByUse(graph: SnapGraph): string[] {
+  const counts = new Map<string, number>();
+  graph.forEachNode((_node, attributes) => {
+    for (const tag of attributes.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  });
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([tag]) => tag);
+}

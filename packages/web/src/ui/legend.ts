@@ -1,0 +1,96 @@
+import { h } from '../dom.js';
+import type { Filters } from '../graph/build.js';
+import { EDGE_COLOURS, EDGE_TYPES, NODE_COLOURS, SNAPSHOT_TYPES } from '../graph/style.js';
+
+/**
+ * The legend is the filter: each colour's entry is a checkbox that shows or hides that snapshot
+ * or edge type; a tag choice and a minimum strength complete it. Nothing ticked means all shown.
+ */
+export function renderLegend(
+  container: HTMLElement,
+  filters: Filters,
+  tags: readonly string[],
+  onChange: (filters: Filters) => void,
+): void {
+  const toggled = (list: string[], value: string, on: boolean) =>
+    on ? [...new Set([...list, value])] : list.filter((item) => item !== value);
+
+  const typeBoxes = SNAPSHOT_TYPES.map((type) =>
+    h(
+      'label',
+      {},
+      h('input', {
+        type: 'checkbox',
+        name: 'snapshot-type',
+        value: type,
+        checked: filters.snapshotTypes.includes(type),
+        onChange: (event: Event) =>
+          onChange({
+            ...filters,
+            snapshotTypes: toggled(filters.snapshotTypes, type, (event.target as HTMLInputElement).checked),
+          }),
+      }),
+      h('span', { className: 'swatch', style: `background:${NODE_COLOURS[type]}`, 'aria-hidden': 'true' }),
+      type,
+    ),
+  );
+  const edgeBoxes = EDGE_TYPES.map((type) =>
+    h(
+      'label',
+      {},
+      h('input', {
+        type: 'checkbox',
+        name: 'edge-type',
+        value: type,
+        checked: filters.edgeTypes.includes(type),
+        onChange: (event: Event) =>
+          onChange({
+            ...filters,
+            edgeTypes: toggled(filters.edgeTypes, type, (event.target as HTMLInputElement).checked),
+          }),
+      }),
+      h('span', { className: 'swatch line', style: `background:${EDGE_COLOURS[type]}`, 'aria-hidden': 'true' }),
+      type,
+    ),
+  );
+  const tagSelect = h(
+    'select',
+    {
+      id: 'filter-tag',
+      onChange: (event: Event) => onChange({ ...filters, tag: (event.target as HTMLSelectElement).value }),
+    },
+    h('option', { value: '' }, 'Any tag'),
+    ...tags.slice(0, 500).map((tag) => h('option', { value: tag }, tag)),
+  );
+  tagSelect.value = filters.tag;
+  const strength = h('input', {
+    id: 'filter-strength',
+    type: 'range',
+    min: '0',
+    max: '1',
+    step: '0.05',
+    value: String(filters.minStrength),
+    onChange: (event: Event) => onChange({ ...filters, minStrength: Number((event.target as HTMLInputElement).value) }),
+  });
+
+  container.replaceChildren(
+    h('h2', {}, 'Legend and filters'),
+    h('fieldset', {}, h('legend', {}, 'Snapshot types (none ticked: all)'), ...typeBoxes),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Edge types (none ticked: all)'),
+      ...edgeBoxes,
+      h(
+        'p',
+        { className: 'muted' },
+        h('span', { className: 'swatch line dashed', 'aria-hidden': 'true' }),
+        ' faded: automatic edge',
+      ),
+    ),
+    h('label', { for: 'filter-tag' }, 'Tag'),
+    tagSelect,
+    h('label', { for: 'filter-strength' }, `Minimum strength: ${filters.minStrength.toFixed(2)}`),
+    strength,
+  );
+}

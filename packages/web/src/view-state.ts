@@ -1,0 +1,45 @@
+import { NO_FILTERS, type Filters } from './graph/build.js';
+
+/**
+ * The view's state in the URL's query, so a view can be shared and survives a reload: brain,
+ * selected snapshot, filters and search query. Never the API key (that stays in sessionStorage).
+ */
+export interface ViewState {
+  brain: string;
+  selected: string;
+  query: string;
+  filters: Filters;
+}
+
+export const EMPTY_VIEW: ViewState = { brain: '', selected: '', query: '', filters: NO_FILTERS };
+
+const list = (value: string | null): string[] => (value ? value.split(',').filter(Boolean) : []);
+
+export function readViewState(search: string): ViewState {
+  const params = new URLSearchParams(search);
+  const min = Number(params.get('min') ?? '0');
+  return {
+    brain: params.get('brain') ?? '',
+    selected: params.get('snapshot') ?? '',
+    query: params.get('q') ?? '',
+    filters: {
+      snapshotTypes: list(params.get('types')),
+      tag: params.get('tag') ?? '',
+      edgeTypes: list(params.get('edges')),
+      minStrength: Number.isFinite(min) ? Math.max(0, Math.min(1, min)) : 0,
+    },
+  };
+}
+
+export function writeViewState(state: ViewState): string {
+  const params = new URLSearchParams();
+  if (state.brain) params.set('brain', state.brain);
+  if (state.selected) params.set('snapshot', state.selected);
+  if (state.query) params.set('q', state.query);
+  if (state.filters.snapshotTypes.length) params.set('types', state.filters.snapshotTypes.join(','));
+  if (state.filters.tag) params.set('tag', state.filters.tag);
+  if (state.filters.edgeTypes.length) params.set('edges', state.filters.edgeTypes.join(','));
+  if (state.filters.minStrength > 0) params.set('min', String(state.filters.minStrength));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
