@@ -43,15 +43,12 @@ export async function proposeEdgesForNew(domain: Domain, snapshots: Snapshot[]):
   const options = { minScore: LINK_RULES.autoMinScore, limit: LINK_RULES.autoMaxPerSnapshot, stored: false };
   const proposals = await Promise.all(snapshots.map((snapshot) => proposeLinks(domain, snapshot, options)));
   const texts = snapshots.map((s) => wordSet([s.name, s.one_liner ?? '', s.tags.join(' '), s.core].join('\n')));
-  snapshots.forEach((a, i) => {
-    for (let j = i + 1; j < snapshots.length; j++) {
-      const b = snapshots[j] as Snapshot;
-      const proposal = judge(a, b, texts[i] as Set<string>, texts[j] as Set<string>, undefined);
-      if (proposal.score < options.minScore) continue;
-      proposals[i]?.push(proposal);
-      proposals[j]?.push(proposal);
-    }
-  });
+  for (const [i, j] of pairsSharingAWord(texts)) {
+    const proposal = judge(snapshots[i] as Snapshot, snapshots[j] as Snapshot, texts[i]!, texts[j]!, undefined);
+    if (proposal.score < options.minScore) continue;
+    proposals[i]?.push(proposal);
+    proposals[j]?.push(proposal);
+  }
   const now = domain.clock.now();
   const brainId = snapshots[0]?.brain_id ?? '';
   const pairs = new Set<string>();
@@ -66,6 +63,29 @@ export async function proposeEdgesForNew(domain: Domain, snapshots: Snapshot[]):
     }
   }
   return edges;
+}
+
+/**
+ * The pairs (i < j) whose word sets share a word. Any other pair scores at most the tag bonus
+ * (rules.ts), below every threshold, and cannot name each other: judging only these saves most
+ * of the n² comparisons of a long text's insights.
+ */
+function pairsSharingAWord(texts: ReadonlySet<string>[]): [number, number][] {
+  const holders = new Map<string, number[]>();
+  texts.forEach((words, i) => {
+    for (const word of words) {
+      const list = holders.get(word);
+      if (list) list.push(i);
+      else holders.set(word, [i]);
+    }
+  });
+  const pairs = new Set<number>();
+  for (const list of holders.values()) {
+    for (let a = 0; a < list.length; a++) {
+      for (let b = a + 1; b < list.length; b++) pairs.add((list[a] as number) * texts.length + (list[b] as number));
+    }
+  }
+  return [...pairs].sort((x, y) => x - y).map((key) => [Math.floor(key / texts.length), key % texts.length]);
 }
 
 /** The background task of an auto_link brain: links one snapshot, if it still exists. */
