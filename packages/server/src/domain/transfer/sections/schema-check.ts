@@ -12,8 +12,8 @@ const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: fa
 export function schemaCheck(schema: TSchema): (record: unknown) => string[] {
   let validate: ValidateFunction | undefined;
   return (record) => {
-    validate ??= ajv.compile(schema);
-    return validate(record) ? [] : (validate.errors ?? []).map(reason);
+    const check = (validate ??= ajv.compile(schema));
+    return check(record) ? [] : (check.errors ?? []).map(reason);
   };
 }
 
