@@ -36,4 +36,5 @@ console.log('\n=== all suites ===\n');
 for (const r of results) {
   console.log(`${r.workspace}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds} s`);
 }
-process.exit(results.some((r) => r.code !== 0) ? 1 : 0);
+// exitCode, not exit(): every suite's output must reach the pipe or file before the end.
+process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;

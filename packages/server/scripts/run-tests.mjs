@@ -132,4 +132,6 @@ const results = await Promise.all(
   ),
 );
 console.log(`\n=== summary ===\n\n${results.map(summary).join('\n\n')}\n`);
-process.exit(results.some((r) => r.code !== 0) ? 1 : 0);
+// exitCode, not exit(): the whole output must reach a pipe before the process ends (a CI log
+// once lost the PostgreSQL run's end and the summary to an exit() right after a large write).
+process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;

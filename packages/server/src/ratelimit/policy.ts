@@ -116,9 +116,10 @@ export function groupOf(method: string, path: string): RateLimitGroup {
     case 'ingest':
       return 'knowledge';
     case 'specific-knowledge':
-      // Ingesting and searching are knowledge work; sources and entries are read and edited as snapshots are.
-      if (resource[1] === 'ingest' || resource[1] === 'search') return 'knowledge';
-      return read ? 'snapshots_read' : 'snapshots_write';
+      // Sources and entries are read and edited as snapshots are (DESIGN 4.6); the rest
+      // (ingest, search, and any path of the group that has no route yet) is knowledge work.
+      if (resource[1] === 'sources' || resource[1] === 'entries') return read ? 'snapshots_read' : 'snapshots_write';
+      return 'knowledge';
     case 'snapshots':
       if (resource[1] === 'search' && read) return 'search';
       // A snapshot's suggested edges count with the edges (DESIGN 4.2).
