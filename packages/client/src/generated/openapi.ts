@@ -1108,7 +1108,7 @@ export interface components {
              * @enum {unknown}
              */
             entry_type?: "concept" | "framework" | "protocol" | "principle" | "technique" | "quote" | "case_study" | "definition";
-            /** @description 1 to 100, default 10 */
+            /** @description 1 to 100 (default 10) */
             limit?: number;
         };
         /**
@@ -1142,13 +1142,14 @@ export interface components {
                  * @description ISO 8601 UTC with milliseconds
                  */
                 updated_at: string;
-                /** @description Relevance relative to the best match, 0 to 1 (higher is better) */
+                /** @description Relevance, 0 to 1, higher is better; the best match scores 0.95 */
                 score: number;
                 /** @description The score with exactly 4 decimals */
                 similarity: string;
             }[];
             /** @description Number of all matching entries */
             count: number;
+            /** @description The trimmed query */
             query: string;
         };
         /** KnowledgeSource */

@@ -48,3 +48,11 @@ export function listBody(page: ListPage<JsonRow>, totalField: 'count' | 'total',
   if (withCursor) body += `,"next_cursor":${JSON.stringify(page.nextCursor)}`;
   return `${body}}`;
 }
+
+/**
+ * A list body from rows that are objects (serialized by the route's schema), with `count` and,
+ * when the request asked for cursor pagination, `next_cursor`: the shape of listBody.
+ */
+export function pageBody<T>(page: ListPage<T>, withCursor: boolean) {
+  return { data: page.rows, count: page.total, ...(withCursor ? { next_cursor: page.nextCursor } : {}) };
+}

@@ -1,28 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { behave, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { insightsAnswer } from '../helpers/fake-insights.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
-/** What the fake LLM answers: one insight per sentence of the chunk it was sent (the first user message). */
-function insightsOf(body: any): string {
-  const chunk: string = body.messages.find((m: { role: string }) => m.role === 'user').content;
-  const sentences = chunk.match(/[^.!?]+[.!?]/g) ?? [];
-  return JSON.stringify({
-    insights: sentences.map((sentence) => ({
-      name: sentence.trim().split(/\s+/).slice(0, 4).join(' '),
-      core: sentence.trim(),
-      type: 'Rule',
-      one_liner: sentence.trim(),
-      story: null,
-      method: null,
-      steps: null,
-      challenge: null,
-      tags: ['Testing', 'testing'],
-      confidence: 0.9,
-      significance_score: 0.7,
-    })),
-  });
-}
+const insightsOf = insightsAnswer(['Testing', 'testing']);
 
 const TEXT =
   'Always write the failing test before the fix. Review every pull request within a day. ' +

@@ -3,28 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { behave, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { insightsAnswer } from '../helpers/fake-insights.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
-/** One insight per sentence of the text the fake LLM was sent. */
-function insightsOf(body: any): string {
-  const chunk: string = body.messages.find((m: { role: string }) => m.role === 'user').content;
-  const sentences = chunk.match(/[^.!?]+[.!?]/g) ?? [];
-  return JSON.stringify({
-    insights: sentences.map((sentence) => ({
-      name: sentence.trim().split(/\s+/).slice(0, 4).join(' '),
-      core: sentence.trim(),
-      type: 'Rule',
-      one_liner: sentence.trim(),
-      story: null,
-      method: null,
-      steps: null,
-      challenge: null,
-      tags: ['reviews'],
-      confidence: 0.9,
-      significance_score: 0.7,
-    })),
-  });
-}
+const insightsOf = insightsAnswer(['reviews']);
 
 const CONTENT = 'Review every pull request within a day. Deploy small changes often, never on a Friday evening.';
 

@@ -15,11 +15,11 @@ import type {
 } from '../../model.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
-import { dropKnown, mergeNearDuplicates, type WorkOptions } from '../crystallize/index.js';
+import { clip, dropKnown, mergeNearDuplicates, type WorkOptions } from '../crystallize/index.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
-import { RANKING } from '../search/ranking.js';
+import { scoredByText } from '../search/ranking.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from '../validate.js';
 import { ENTRY_LIMITS, extractEntries, type ProposedEntry } from './extract.js';
@@ -166,14 +166,9 @@ export async function ingestKnowledge(
 
 /** An entry as snapshot fields: its title the name, its content the core, tags from the request and domain. */
 function asSnapshot(entry: ProposedEntry, tags: string[], domainName: string | null): ProposedSnapshot {
-  const name =
-    [...entry.title].length > SNAPSHOT_LIMITS.name
-      ? `${[...entry.title].slice(0, SNAPSHOT_LIMITS.name - 1).join('')}…`
-      : entry.title;
-  const core =
-    [...entry.content].length > SNAPSHOT_LIMITS.core
-      ? `${[...entry.content].slice(0, SNAPSHOT_LIMITS.core - 1).join('')}…`
-      : entry.content;
+  // The entry's text is already valid; only its length may exceed a snapshot field's.
+  const name = clip(entry.title, SNAPSHOT_LIMITS.name) as string;
+  const core = clip(entry.content, SNAPSHOT_LIMITS.core) as string;
   const extra = domainName && domainName.length <= SNAPSHOT_LIMITS.tag ? [domainName.toLowerCase()] : [];
   return {
     name,
@@ -213,11 +208,7 @@ export async function searchKnowledge(domain: Domain, principal: Principal, inpu
     entryType: input.entry_type,
     limit: input.limit,
   });
-  const best = found.hits[0]?.relevance ?? 0;
-  const data = found.hits.map(({ entry, relevance }) => {
-    const score = best > 0 ? Math.round(((RANKING.textCeiling * relevance) / best) * 10_000) / 10_000 : 0;
-    return { ...entry, score, similarity: score.toFixed(4) };
-  });
+  const data = scoredByText(found.hits, (hit) => hit.entry);
   return { data, count: found.total, query };
 }
 

@@ -44,7 +44,8 @@ export async function proposeLinks(
   const scope = { brainId: snapshot.brain_id };
   const [matches, around, near] = await Promise.all([
     domain.store.search.textMatches(scope, query, LINK_RULES.candidates + 1),
-    domain.store.links.neighbourhood(snapshot.id),
+    // A snapshot not written yet has no edges and no tombstones to read.
+    options.stored === false ? { linked: [], tombstoned: [] } : domain.store.links.neighbourhood(snapshot.id),
     // With vectors, the nearest in meaning are candidates too, sharing a word or not.
     domain.semantic?.neighboursOf(snapshot.brain_id, snapshot.id, LINK_RULES.candidates, LINK_RULES.meaningMin) ?? [],
   ]);

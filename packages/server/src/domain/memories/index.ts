@@ -6,7 +6,7 @@ import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { parseQuery } from '../search/query.js';
-import { RANKING } from '../search/ranking.js';
+import { scoredByText } from '../search/ranking.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 import { EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS, normalizeMemoryFields, type MemoryFields } from './fields.js';
 
@@ -120,10 +120,6 @@ export async function searchMemories(domain: Domain, principal: Principal, input
     memoryType: input.memory_type,
     limit: input.limit,
   });
-  const best = found.hits[0]?.relevance ?? 0;
-  const data = found.hits.map(({ memory, relevance }) => {
-    const score = best > 0 ? Math.round(((RANKING.textCeiling * relevance) / best) * 10_000) / 10_000 : 0;
-    return { ...memory, score, similarity: score.toFixed(4) };
-  });
+  const data = scoredByText(found.hits, (hit) => hit.memory);
   return { data, count: found.total, query };
 }

@@ -150,3 +150,19 @@ export const round = (value: number, digits = 6): number => {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 };
+
+/**
+ * Search results ranked by text alone (knowledge entries, memories), scored as snapshot search
+ * scores its text part: the best match RANKING.textCeiling, the others in proportion to their
+ * relevance; `similarity` is the score as text with 4 decimals.
+ */
+export function scoredByText<H extends { relevance: number }, T extends object>(
+  hits: readonly H[],
+  item: (hit: H) => T,
+): (T & { score: number; similarity: string })[] {
+  const best = hits[0]?.relevance ?? 0;
+  return hits.map((hit) => {
+    const score = best > 0 ? Math.round(((RANKING.textCeiling * hit.relevance) / best) * 10_000) / 10_000 : 0;
+    return { ...item(hit), score, similarity: score.toFixed(4) };
+  });
+}

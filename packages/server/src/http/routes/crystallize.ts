@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pageBody } from '../json-text.js';
 import {
   acceptCapture,
   crystallize,
@@ -90,11 +91,7 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const page = await listCaptures(app.domain, request.principal, request.query);
-      return {
-        data: page.rows,
-        count: page.total,
-        ...(request.query.cursor !== undefined ? { next_cursor: page.nextCursor } : {}),
-      };
+      return pageBody(page, request.query.cursor !== undefined);
     },
   );
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pageBody } from '../json-text.js';
 import {
   checkIngestBody,
   deleteSource,
@@ -102,11 +103,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const page = await listSources(app.domain, request.principal, request.query);
-      return {
-        data: page.rows,
-        count: page.total,
-        ...(request.query.cursor !== undefined ? { next_cursor: page.nextCursor } : {}),
-      };
+      return pageBody(page, request.query.cursor !== undefined);
     },
   );
 

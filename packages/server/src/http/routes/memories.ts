@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pageBody } from '../json-text.js';
 import {
   deleteMemory,
   getMemory,
@@ -61,11 +62,7 @@ export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const page = await listMemories(app.domain, request.principal, request.query);
-      return {
-        data: page.rows,
-        count: page.total,
-        ...(request.query.cursor !== undefined ? { next_cursor: page.nextCursor } : {}),
-      };
+      return pageBody(page, request.query.cursor !== undefined);
     },
   );
 

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TObject, type TSchema } from 'typebox';
 import { TRIMMED_LENGTH } from '../validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -79,3 +79,28 @@ export const NextCursor = Type.Optional(
 // Kept here for the routes written against it: the helpers live in responses.ts.
 export { errorResponses, responses } from './responses.js';
 export { ErrorSchema } from './error.js';
+
+/** A search body's `limit`: 1–100, 10 when left out. No `default` keyword: generated clients would then require it in the body (the route fills in 10). */
+export const SearchBodyLimit = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100 (default 10)' }),
+);
+
+/**
+ * The answer of a search ranked by text alone (knowledge entries, memories): the items, best
+ * first, each with `score` and `similarity` as snapshot search gives them, `count` and `query`.
+ */
+export const TextSearchResults = <T extends TObject>(item: T, what: string, title: string) =>
+  Type.Object(
+    {
+      data: Type.Array(
+        Type.Object({
+          ...item.properties,
+          score: Unit('Relevance, 0 to 1, higher is better; the best match scores 0.95'),
+          similarity: Type.String({ description: 'The score with exactly 4 decimals' }),
+        }),
+      ),
+      count: Type.Integer({ description: `Number of all matching ${what}` }),
+      query: Type.String({ description: 'The trimmed query' }),
+    },
+    { title, description: `Matching ${what}, best first` },
+  );

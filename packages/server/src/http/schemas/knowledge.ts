@@ -9,6 +9,8 @@ import {
   PageLimit,
   PageOffset,
   ReadOnly,
+  SearchBodyLimit,
+  TextSearchResults,
   Timestamp,
   TrimmedText,
   Unit,
@@ -89,26 +91,12 @@ export const KnowledgeSearchBody = Type.Object(
     brain_id: Type.Optional(BrainId),
     domain: Type.Optional(DomainName),
     entry_type: Type.Optional(EntryTypeSchema),
-    // No `default` keyword: generated clients would then require it in the body (the route fills in 10).
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100, default 10' })),
+    limit: SearchBodyLimit,
   },
   { additionalProperties: false, title: 'KnowledgeSearchRequest' },
 );
 
-export const KnowledgeSearchEnvelope = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object({
-        ...EntrySchema.properties,
-        score: Unit('Relevance relative to the best match, 0 to 1 (higher is better)'),
-        similarity: Type.String({ description: 'The score with exactly 4 decimals' }),
-      }),
-    ),
-    count: Type.Integer({ description: 'Number of all matching entries' }),
-    query: Type.String(),
-  },
-  { title: 'KnowledgeSearchResults', description: 'Matching entries, best first' },
-);
+export const KnowledgeSearchEnvelope = TextSearchResults(EntrySchema, 'entries', 'KnowledgeSearchResults');
 
 export const SourceSchema = Type.Object(
   {

@@ -8,6 +8,8 @@ import {
   PageLimit,
   PageOffset,
   ReadOnly,
+  SearchBodyLimit,
+  TextSearchResults,
   Timestamp,
   TrimmedText,
   Unit,
@@ -118,26 +120,12 @@ export const MemorySearchBody = Type.Object(
     ),
     brain_id: Type.Optional(BrainId),
     memory_type: Type.Optional(MemoryTypeSchema),
-    // No `default` keyword: generated clients would then require it in the body (the route fills in 10).
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1 to 100 (default 10)' })),
+    limit: SearchBodyLimit,
   },
   { additionalProperties: false, title: 'MemorySearchRequest' },
 );
 
-export const MemorySearchEnvelope = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object({
-        ...MemorySchema.properties,
-        score: Unit('Relevance, 0 to 1, higher is better; the best match scores 0.95'),
-        similarity: Type.String({ description: 'The score with exactly 4 decimals' }),
-      }),
-    ),
-    count: Type.Integer({ description: 'Number of all matching memories' }),
-    query: Type.String({ description: 'The trimmed query' }),
-  },
-  { title: 'MemorySearchResults', description: 'Matching memories, best first' },
-);
+export const MemorySearchEnvelope = TextSearchResults(MemorySchema, 'memories', 'MemorySearchResults');
 
 export const MemoryPromoteBody = Type.Object(
   { auto_link: Type.Optional(AutoLinkOption) },
