@@ -103,3 +103,6 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   }
   return `${prefix}_${encodeTime(lastTime)}${encodeRandom(lastRandom)}`;
 }
+
+/** Whether the id is one of `prefix`'s (the queue's embed tasks hold snapshots' and memories'). */
+export const isIdOf = (prefix: IdPrefix, id: string): boolean => id.startsWith(`${prefix}_`);

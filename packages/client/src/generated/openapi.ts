@@ -553,7 +553,7 @@ export interface components {
             auto_link: boolean;
             snapshot_count: number;
             edge_count: number;
-            /** @description Extension: background tasks queued for this brain (automatic linking, embeddings) */
+            /** @description Extension: background tasks queued for this brain (automatic linking; vectors of its snapshots and memories) */
             pending_work: {
                 auto_link: number;
                 embeddings: number;

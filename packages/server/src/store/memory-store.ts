@@ -41,6 +41,11 @@ export interface MemoryStore {
   delete(accountId: string, id: string): Promise<boolean>;
   /** Memories matching the query, most relevant first (relevance on the store's own scale), and how many match. */
   search(search: MemorySearch): Promise<{ hits: { memory: Memory; relevance: number }[]; total: number }>;
+  /**
+   * The memories of `ids` in the search's brain (and of its type), each with whether it matches
+   * the query's words: those that memory search brings in by meaning (DESIGN 4.5).
+   */
+  among(search: Omit<MemorySearch, 'limit'>, ids: string[]): Promise<{ memory: Memory; matchesText: boolean }[]>;
   /** The snapshots made from a memory (source_type "memory", source_id its id), oldest first. */
   promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]>;
 }

@@ -1,6 +1,10 @@
-/** A snapshot's embedding as stored: float32 little-endian bytes (providers/vectors.ts). */
+/** What has vectors: snapshots, and memories (DESIGN 4.3, 4.5). */
+export type VectorKind = 'snapshot' | 'memory';
+
+/** An embedding as stored: float32 little-endian bytes (providers/vectors.ts). */
 export interface StoredVector {
-  snapshot_id: string;
+  /** The snapshot's or the memory's id. */
+  subject_id: string;
   brain_id: string;
   model: string;
   dimension: number;
@@ -9,7 +13,7 @@ export interface StoredVector {
   updated_at: string;
 }
 
-/** What an embedding is computed from. */
+/** What a snapshot's embedding is computed from. */
 export interface EmbeddingSource {
   id: string;
   brain_id: string;
@@ -17,16 +21,26 @@ export interface EmbeddingSource {
   json: string;
 }
 
+/** What a memory's embedding is computed from. */
+export interface MemoryEmbeddingSource {
+  id: string;
+  brain_id: string;
+  content: string;
+  tags: string[];
+}
+
 /** Vectors for semantic search, on both stores (DESIGN 4.3). */
 export interface VectorStore {
   /** The snapshots of `ids` that still exist, whatever their account (background work). */
   embeddingSources(ids: string[]): Promise<EmbeddingSource[]>;
-  /** Stores vectors, replacing any a snapshot had (for any model). Vectors of deleted snapshots are dropped. */
-  saveVectors(vectors: StoredVector[]): Promise<void>;
-  /** A brain's vectors of one model, for the in-process index. */
-  vectorsOf(brainId: string, model: string): Promise<{ snapshot_id: string; vector: Buffer }[]>;
-  /** Changes whenever the brain's vectors of the model do (a count and a write counter). */
-  vectorStamp(brainId: string, model: string): Promise<string>;
-  /** Queues an embed task for every snapshot without a vector of `model`; returns how many. */
+  /** The memories of `ids` that still exist, whatever their account (background work). */
+  memoryEmbeddingSources(ids: string[]): Promise<MemoryEmbeddingSource[]>;
+  /** Stores vectors, replacing any a subject had (for any model). Vectors of deleted subjects are dropped. */
+  saveVectors(kind: VectorKind, vectors: StoredVector[]): Promise<void>;
+  /** A brain's vectors of one kind and model, for the in-process index. */
+  vectorsOf(kind: VectorKind, brainId: string, model: string): Promise<{ id: string; vector: Buffer }[]>;
+  /** Changes whenever the brain's vectors of the kind and model do (a count and a write counter). */
+  vectorStamp(kind: VectorKind, brainId: string, model: string): Promise<string>;
+  /** Queues an embed task for every snapshot and memory without a vector of `model`; returns how many. */
   queueMissingEmbeddings(model: string): Promise<number>;
 }

@@ -1,27 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { EmbeddingsSettings } from '../../src/config.js';
 import { behave, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { connectTestApi, startTestApi, type ApiResponse, type TestApi, type TestKey } from '../helpers/harness.js';
-
-type Request = (method: string, url: string, options?: { key?: TestKey; body?: unknown }) => Promise<ApiResponse>;
-
-const settings = (provider: FakeOpenAI, timeoutMs = 2000): EmbeddingsSettings => ({
-  baseUrl: provider.url,
-  apiKey: undefined,
-  model: 'fake-embed',
-  timeoutMs,
-  batchSize: 64,
-});
-
-/** Waits until the brain's queued embeddings are done (the worker runs off the request path). */
-async function vectorsSettled(request: Request, key: TestKey, brainId: string): Promise<void> {
-  for (;;) {
-    const res = await request('GET', `/v1/brains/${brainId}`, { key });
-    if (res.body.data.pending_work.embeddings === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { embeddingSettings as settings, vectorsSettled } from '../helpers/embeddings.js';
+import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
 /**
  * Search with an embedding provider: a real HTTP server on loopback speaking the OpenAI

@@ -5,8 +5,6 @@ import type { ListPage, Memory, MemoryType, Principal } from '../../model.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
-import { parseQuery } from '../search/query.js';
-import { scoredByText } from '../search/ranking.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 import { EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS, normalizeMemoryFields, type MemoryFields } from './fields.js';
 
@@ -98,28 +96,4 @@ export async function deleteMemory(domain: Domain, principal: Principal, id: str
   if (!(await domain.store.memories.delete(principal.accountId, id))) throw notFound('memory');
 }
 
-export interface MemorySearchInput {
-  query: string;
-  brain_id?: string | undefined;
-  memory_type?: MemoryType | undefined;
-  limit: number;
-}
-
-/**
- * POST /v1/memories/search: full-text relevance (tags above content), scaled as snapshot
- * search scales its text part — the best match scores RANKING.textCeiling, the others in
- * proportion — with `similarity` the score as text with 4 decimals. No graph: memories have no
- * edges.
- */
-export async function searchMemories(domain: Domain, principal: Principal, input: MemorySearchInput) {
-  const brainId = await resolveBrainId(domain, principal, input.brain_id);
-  const query = input.query.trim();
-  const found = await domain.store.memories.search({
-    brainId,
-    query: parseQuery(query),
-    memoryType: input.memory_type,
-    limit: input.limit,
-  });
-  const data = scoredByText(found.hits, (hit) => hit.memory);
-  return { data, count: found.total, query };
-}
+export { searchMemories, type MemorySearchInput } from './search.js';

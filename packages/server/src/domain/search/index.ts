@@ -7,11 +7,21 @@ import type {
   TextHit,
   TextMatches,
 } from '../../store/search-store.js';
+import type { VectorKind } from '../../store/vector-store.js';
 import type { MeaningView } from './semantic.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { isEmptyQuery, parseQuery } from './query.js';
-import { baseScore, finalScore, graphParts, RANKING, round, type GraphPart, type Influence } from './ranking.js';
+import {
+  baseScore,
+  compareDesc,
+  finalScore,
+  graphParts,
+  RANKING,
+  round,
+  type GraphPart,
+  type Influence,
+} from './ranking.js';
 
 export { parseQuery } from './query.js';
 
@@ -170,18 +180,25 @@ export async function searchSnapshots(
 }
 
 /** The query's meaning view, or why there is none (explain says which). */
-interface Meaning {
+export interface Meaning {
   view?: MeaningView;
   note?: string;
 }
 
-async function meaningOf(domain: Domain, brainId: string, query: string): Promise<Meaning> {
-  if (!domain.semantic) return { note: 'no embedding provider is configured: ranked by text and graph only' };
+/** How the query relates by meaning to the brain's snapshots (or memories), when it can be known. */
+export async function meaningOf(
+  domain: Domain,
+  brainId: string,
+  query: string,
+  kind: VectorKind = 'snapshot',
+): Promise<Meaning> {
+  const without = kind === 'snapshot' ? 'text and graph' : 'text';
+  if (!domain.semantic) return { note: `no embedding provider is configured: ranked by ${without} only` };
   try {
-    return { view: await domain.semantic.view(brainId, query) };
+    return { view: await domain.semantic.view(brainId, query, kind) };
   } catch {
     // Search answers without meaning rather than fail while the provider is away.
-    return { note: 'the embedding provider did not answer: ranked by text and graph only' };
+    return { note: `the embedding provider did not answer: ranked by ${without} only` };
   }
 }
 
@@ -296,5 +313,3 @@ function explanation(c: Candidate, graph: boolean, meaning: Meaning): Explanatio
     ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
   };
 }
-
-const compareDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);

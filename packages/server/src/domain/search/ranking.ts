@@ -151,6 +151,9 @@ export const round = (value: number, digits = 6): number => {
   return Math.round(value * factor) / factor;
 };
 
+/** Descending order of ISO times or ids: the ranking's tie-breakers (the later write first). */
+export const compareDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
+
 /**
  * Search results ranked by text alone (knowledge entries, memories), scored as snapshot search
  * scores its text part: the best match RANKING.textCeiling, the others in proportion to their

@@ -1,5 +1,5 @@
 import { bufferToVector, type EmbeddingProvider } from '../../providers/index.js';
-import type { VectorStore } from '../../store/vector-store.js';
+import type { VectorKind, VectorStore } from '../../store/vector-store.js';
 
 /** A brain's vectors of one model, as one matrix (rows are unit length, so dot = cosine). */
 interface BrainVectors {
@@ -11,7 +11,7 @@ interface BrainVectors {
   dimension: number;
 }
 
-/** The similarity of a query to every snapshot of a brain that has a vector. */
+/** The similarity of a query to every snapshot (or memory) of a brain that has a vector. */
 export interface MeaningView {
   /** The `limit` nearest, most similar first, from `min` up. */
   nearest(limit: number, min: number): { id: string; similarity: number }[];
@@ -25,8 +25,8 @@ const STAMP_TTL_MS = 1000;
 
 /**
  * Exact nearest-neighbour search in process, on both stores (docs/decisions.md, "Vector index"):
- * a brain's vectors are read once into one Float32Array and kept until its stamp (count and a
- * write counter) changes; a query is one pass of dot products over it.
+ * a brain's vectors of a kind (snapshots, memories) are read once into one Float32Array and kept
+ * until their stamp (count and a write counter) changes; a query is one pass of dot products.
  */
 export class SemanticIndex {
   private readonly brains = new Map<string, BrainVectors>();
@@ -40,9 +40,9 @@ export class SemanticIndex {
     private readonly now: () => number,
   ) {}
 
-  /** How the query relates to the brain's snapshots by meaning; calls the provider for new queries. */
-  async view(brainId: string, query: string): Promise<MeaningView> {
-    const [vector, brain] = await Promise.all([this.queryVector(query), this.brainVectors(brainId)]);
+  /** How the query relates to the brain's snapshots (or memories) by meaning; calls the provider for new queries. */
+  async view(brainId: string, query: string, kind: VectorKind = 'snapshot'): Promise<MeaningView> {
+    const [vector, brain] = await Promise.all([this.queryVector(query), this.brainVectors(kind, brainId)]);
     const scores = new Float32Array(brain.ids.length);
     if (vector.length === brain.dimension) {
       const d = brain.dimension;
@@ -72,7 +72,7 @@ export class SemanticIndex {
    * provider call), most similar first, from `min` up; none while it has no vector.
    */
   async neighboursOf(brainId: string, snapshotId: string, limit: number, min: number) {
-    const brain = await this.brainVectors(brainId);
+    const brain = await this.brainVectors('snapshot', brainId);
     const row = brain.rowOf.get(snapshotId);
     if (row === undefined) return [];
     const d = brain.dimension;
@@ -87,9 +87,9 @@ export class SemanticIndex {
     return near.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
   }
 
-  /** This process wrote vectors of these brains: read them again next time (others within a second). */
-  forget(brainIds: Iterable<string>): void {
-    for (const id of brainIds) this.brains.delete(id);
+  /** This process wrote vectors of a kind in these brains: read them again next time (others within a second). */
+  forget(kind: VectorKind, brainIds: Iterable<string>): void {
+    for (const id of brainIds) this.brains.delete(`${kind}:${id}`);
   }
 
   /** The provider's vectors for `texts` (every call goes through here, so its state is known). */
@@ -113,24 +113,25 @@ export class SemanticIndex {
     return vector as Float32Array;
   }
 
-  private async brainVectors(brainId: string): Promise<BrainVectors> {
+  private async brainVectors(kind: VectorKind, brainId: string): Promise<BrainVectors> {
     const model = this.provider.model;
-    const kept = this.brains.get(brainId);
+    const cacheKey = `${kind}:${brainId}`;
+    const kept = this.brains.get(cacheKey);
     const now = this.now();
     if (kept && now - kept.checkedAt < STAMP_TTL_MS) return kept;
-    const stamp = await this.store.vectorStamp(brainId, model);
+    const stamp = await this.store.vectorStamp(kind, brainId, model);
     if (kept && kept.stamp === stamp) {
       kept.checkedAt = now;
       return kept;
     }
-    const rows = await this.store.vectorsOf(brainId, model);
+    const rows = await this.store.vectorsOf(kind, brainId, model);
     const dimension = rows[0] ? rows[0].vector.byteLength / 4 : 0;
     const usable = rows.filter((row) => row.vector.byteLength === dimension * 4);
     const matrix = new Float32Array(usable.length * dimension);
     usable.forEach((row, i) => matrix.set(bufferToVector(row.vector), i * dimension));
-    const ids = usable.map((row) => row.snapshot_id);
+    const ids = usable.map((row) => row.id);
     const fresh = { stamp, checkedAt: now, ids, rowOf: new Map(ids.map((id, i) => [id, i])), matrix, dimension };
-    this.brains.set(brainId, fresh);
+    this.brains.set(cacheKey, fresh);
     return fresh;
   }
 }

@@ -44,7 +44,10 @@ export const BrainSchema = Type.Object(
     edge_count: Type.Integer(),
     pending_work: Type.Object(
       { auto_link: Type.Integer(), embeddings: Type.Integer() },
-      { description: 'Extension: background tasks queued for this brain (automatic linking, embeddings)' },
+      {
+        description:
+          'Extension: background tasks queued for this brain (automatic linking; vectors of its snapshots and memories)',
+      },
     ),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -48,6 +48,8 @@ export const MEMORY_SQL = {
     ORDER BY relevance DESC, created_at DESC, id DESC LIMIT $4`,
   memorySearchCount: `SELECT count(*)::int AS n FROM memories, ${QUERY}
     WHERE brain_id = $1 AND search_vector @@ q.query AND ($3::text IS NULL OR memory_type = $3)`,
+  memoryAmong: `SELECT ${COLUMNS}, search_vector @@ q.query AS matches_text FROM memories, ${QUERY}
+    WHERE brain_id = $1 AND id = ANY($4::text[]) AND ($3::text IS NULL OR memory_type = $3)`,
   memoryPromotedSnapshots: `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
     WHERE source_id = $1 AND source_type = 'memory' AND account_id = $2 ORDER BY created_at, id`,
 } as const;
@@ -142,6 +144,18 @@ export class PostgresMemoryStore implements MemoryStore {
       hits: rows.rows.map(({ relevance, ...memory }) => ({ memory, relevance })),
       total: count.rows[0]?.n ?? 0,
     };
+  }
+
+  async among(search: Omit<MemorySearch, 'limit'>, ids: string[]) {
+    const parts = tsqueryParts(search.query);
+    if (ids.length === 0 || parts.length === 0) return [];
+    const found = await this.query<Memory & { matches_text: boolean }>('memoryAmong', [
+      search.brainId,
+      parts,
+      search.memoryType ?? null,
+      ids,
+    ]);
+    return found.rows.map(({ matches_text, ...memory }) => ({ memory, matchesText: matches_text }));
   }
 
   async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {

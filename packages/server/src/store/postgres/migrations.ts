@@ -2,6 +2,7 @@ import type { Migration } from '../migration.js';
 import { KEY_CHANGES_CHANNEL } from './key-cache.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
+import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 import { JOBS_SQL } from './jobs-sql.js';
@@ -196,5 +197,10 @@ export const postgresMigrations: Migration[] = [
         updated_at timestamptz(3) NOT NULL
       );
     `,
+  },
+  {
+    version: 9,
+    name: 'memory vectors, and embed tasks for memories',
+    sql: MEMORY_VECTORS_SQL,
   },
 ];

@@ -100,6 +100,13 @@ export class SqliteMemoryStore implements MemoryStore {
          FROM memory_search_rows r JOIN memories m ON m.id = r.memory_id
          WHERE r.rowid IN (SELECT value FROM json_each(@rowids))`,
       ),
+      among: prepared<MemoryRow & { matches_text: number }>(
+        `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')},
+           EXISTS (SELECT 1 FROM memory_search WHERE memory_search MATCH @match AND rowid = r.rowid) AS matches_text
+         FROM memories m JOIN memory_search_rows r ON r.memory_id = m.id
+         WHERE m.id IN (SELECT value FROM json_each(@ids)) AND m.brain_id = @brain_id
+           AND (@memory_type IS NULL OR m.memory_type = @memory_type)`,
+      ),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
          WHERE source_id = @source_id AND source_type = 'memory' AND account_id = @account_id
@@ -176,6 +183,18 @@ export class SqliteMemoryStore implements MemoryStore {
       const hits = top.map(({ rowid, relevance }) => ({ memory: rows.get(rowid) as Memory, relevance }));
       return { hits, total };
     })();
+  }
+
+  async among(search: Omit<MemorySearch, 'limit'>, ids: string[]) {
+    const match = ftsExpression({ brainId: search.brainId }, search.query);
+    if (ids.length === 0 || match === undefined) return [];
+    const rows = this.stmt.among().all({
+      match,
+      ids: JSON.stringify(ids),
+      brain_id: search.brainId,
+      memory_type: search.memoryType ?? null,
+    });
+    return rows.map(({ matches_text, ...row }) => ({ memory: memoryFromRow(row), matchesText: matches_text === 1 }));
   }
 
   async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {

@@ -1,6 +1,7 @@
 import type { Migration } from '../migration.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
+import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 import { JOBS_SQL } from './jobs-sql.js';
@@ -231,5 +232,10 @@ export const sqliteMigrations: Migration[] = [
         updated_at TEXT NOT NULL
       ) STRICT;
     `,
+  },
+  {
+    version: 9,
+    name: 'memory vectors, and embed tasks for memories',
+    sql: MEMORY_VECTORS_SQL,
   },
 ];

@@ -1,0 +1,79 @@
+import type { Memory, MemoryType, Principal } from '../../model.js';
+import type { MemorySearch } from '../../store/memory-store.js';
+import { resolveBrainId } from '../brains.js';
+import type { Domain } from '../context.js';
+import { meaningOf } from '../search/index.js';
+import { isEmptyQuery, parseQuery } from '../search/query.js';
+import { baseScore, compareDesc, RANKING, scoredByText } from '../search/ranking.js';
+import type { MeaningView } from '../search/semantic.js';
+
+export interface MemorySearchInput {
+  query: string;
+  brain_id?: string | undefined;
+  memory_type?: MemoryType | undefined;
+  limit: number;
+}
+
+type Scored = Memory & { score: number; similarity: string };
+
+/**
+ * POST /v1/memories/search (DESIGN 4.5), ranked as snapshot search ranks without its graph:
+ * full-text relevance (tags above content), the best match RANKING.textCeiling and the others in
+ * proportion; with an embedding provider, meaning fused in (baseScore) and the memories nearest
+ * in meaning brought in though they share no word. `similarity` is the score as text with 4
+ * decimals. Memories have no edges, so there is no graph part.
+ */
+export async function searchMemories(domain: Domain, principal: Principal, input: MemorySearchInput) {
+  const brainId = await resolveBrainId(domain, principal, input.brain_id);
+  const query = input.query.trim();
+  const parsed = parseQuery(query);
+  if (isEmptyQuery(parsed)) return { data: [], count: 0, query };
+  const search = { brainId, query: parsed, memoryType: input.memory_type };
+  const meaning = domain.semantic ? await meaningOf(domain, brainId, query, 'memory') : {};
+  if (!meaning.view) {
+    const found = await domain.store.memories.search({ ...search, limit: input.limit });
+    return { data: scoredByText(found.hits, (hit) => hit.memory), count: found.total, query };
+  }
+  // Meaning can reorder across the page's end: read spare text matches, as snapshot search does.
+  const found = await domain.store.memories.search({ ...search, limit: input.limit + RANKING.spare });
+  const { ranked, broughtIn } = await fuseMeaning(domain, search, found.hits, meaning.view, input.limit);
+  return { data: ranked.slice(0, input.limit), count: found.total + broughtIn, query };
+}
+
+/**
+ * Text hits and the nearest memories by meaning, each scored by its fused base part. Returns
+ * them best first, and how many of those brought in by meaning match no query word (they add to
+ * `count`; deeper text matches are counted already).
+ */
+async function fuseMeaning(
+  domain: Domain,
+  search: Omit<MemorySearch, 'limit'>,
+  hits: { memory: Memory; relevance: number }[],
+  view: MeaningView,
+  limit: number,
+): Promise<{ ranked: Scored[]; broughtIn: number }> {
+  const best = hits[0]?.relevance ?? 0;
+  const scored = new Map<string, { memory: Memory; base: number }>();
+  for (const { memory, relevance } of hits) {
+    const text = best > 0 ? (RANKING.textCeiling * relevance) / best : 0;
+    scored.set(memory.id, { memory, base: baseScore(text, view.of(memory.id)) });
+  }
+  const near = view.nearest(limit + RANKING.spare, RANKING.semanticMin).filter((n) => !scored.has(n.id));
+  const entering = await domain.store.memories.among(
+    search,
+    near.map((n) => n.id),
+  );
+  for (const { memory } of entering) scored.set(memory.id, { memory, base: baseScore(0, view.of(memory.id)) });
+  const ranked = [...scored.values()]
+    .sort(
+      (a, b) =>
+        b.base - a.base ||
+        compareDesc(a.memory.created_at, b.memory.created_at) ||
+        compareDesc(a.memory.id, b.memory.id),
+    )
+    .map(({ memory, base }) => {
+      const score = Math.round(base * 10_000) / 10_000;
+      return { ...memory, score, similarity: score.toFixed(4) };
+    });
+  return { ranked, broughtIn: entering.filter((e) => !e.matchesText).length };
+}
