@@ -4,6 +4,7 @@ import { MEMORIES_SQL } from './memories-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 import { JOBS_SQL } from './jobs-sql.js';
+import { DEFERRED_UPKEEP_MIGRATION_SQL } from './deferred-upkeep-sql.js';
 
 const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
 const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
@@ -231,5 +232,10 @@ export const sqliteMigrations: Migration[] = [
         updated_at TEXT NOT NULL
       ) STRICT;
     `,
+  },
+  {
+    version: 9,
+    name: 'insert triggers of the search index and counts deferred to the writer of a batch',
+    sql: DEFERRED_UPKEEP_MIGRATION_SQL,
   },
 ];
