@@ -130,6 +130,29 @@ describe('snapgraph export and import (CLI)', () => {
     assert.equal(result.records, 120_021);
     const exported = await runCli(workspace.databasePath, ['export', '--brain', syntheticBrainId]);
     assert.equal(body(exported.stdout), body(readFileSync(file, 'utf8')));
+
+    // Counted and searchable once, whichever run wrote a row; and a write afterwards is too.
+    const server = await startServer(workspace.databasePath);
+    const { key } = await createKeyViaCli(workspace.databasePath, ['--plan', 'pro', '--brain', syntheticBrainId]);
+    const get = async (path: string) => {
+      const response = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(response.status, 200, path);
+      return (await response.json()) as { data: Record<string, unknown>; count?: number };
+    };
+    const brain = await get(`/v1/brains/${syntheticBrainId}`);
+    assert.equal(brain.data.snapshot_count, 30_000);
+    assert.equal(brain.data.edge_count, 90_000);
+    // One snapshot in ten is about curiosity (bench/lib/export-file.mjs), one in five a Rule.
+    assert.equal((await get(`/v1/snapshots/search?q=curiosity&graph=false&brain_id=${syntheticBrainId}`)).count, 3000);
+    assert.equal((await get(`/v1/snapshots?brain_id=${syntheticBrainId}&type=Rule&limit=1`)).count, 6000);
+    const created = await fetch(`${server.baseUrl}/v1/snapshots`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'After the import', core: 'Zanzibar written afterwards', type: 'Model' }),
+    });
+    assert.equal(created.status, 201);
+    assert.equal((await get(`/v1/snapshots/search?q=zanzibar&brain_id=${syntheticBrainId}`)).count, 1);
+    assert.equal((await get(`/v1/brains/${syntheticBrainId}`)).data.snapshot_count, 30_001);
   });
 
   it(

@@ -95,18 +95,24 @@ describe('GET /v1/brains/:id/export and import', () => {
       const again = await exportText(target, targetKey, key.brainId);
       assert.equal(withoutExportTime(again), withoutExportTime(exported));
       // The same reads: one snapshot, the lists with their counts, the brain's counts.
-      for (const url of [
+      const urls = [
         `/v1/snapshots/${filled.snapshots[0]}`,
         `/v1/snapshots?brain_id=${key.brainId}`,
+        `/v1/snapshots?brain_id=${key.brainId}&type=Rule`,
         `/v1/edges?brain_id=${key.brainId}`,
         `/v1/edges?snapshot_id=${filled.snapshots[1]}`,
         `/v1/snapshots/search?q=compound&brain_id=${key.brainId}`,
-      ]) {
-        const before = await source.request('GET', url, { key });
-        const afterImport = await target.request('GET', url, { key: targetKey });
-        assert.equal(afterImport.status, 200, url);
-        assert.deepEqual(afterImport.body, before.body, url);
-      }
+        `/v1/snapshots/search?q=switching&brain_id=${key.brainId}`,
+      ];
+      const sameReads = async () => {
+        for (const url of urls) {
+          const before = await source.request('GET', url, { key });
+          const afterImport = await target.request('GET', url, { key: targetKey });
+          assert.equal(afterImport.status, 200, url);
+          assert.deepEqual(afterImport.body, before.body, url);
+        }
+      };
+      await sameReads();
       const brain = await target.request('GET', `/v1/brains/${key.brainId}`, { key: targetKey });
       assert.equal(brain.body.data.snapshot_count, 3);
       assert.equal(brain.body.data.edge_count, 2);
@@ -115,8 +121,103 @@ describe('GET /v1/brains/:id/export and import', () => {
       const second = await importInto(target, path);
       assert.equal(second.alreadyImported, true);
       assert.equal(withoutExportTime(await exportText(target, targetKey, key.brainId)), withoutExportTime(exported));
+      // A later export of the same brain is another file: its rows are all there already, and
+      // neither the counts nor the search index count them twice.
+      const later = writeFile(
+        target.dir,
+        'later.jsonl',
+        exported.replace(/"exported_at":"[^"]*"/, '"exported_at":"2099-01-01T00:00:00.000Z"'),
+      );
+      assert.equal((await importInto(target, later)).alreadyImported, false);
+      await sameReads();
+      // Writes through the API after an import keep the index and counts up to date.
+      const written = await target.request('POST', '/v1/snapshots', {
+        key: targetKey,
+        body: { name: 'Afterwards', core: 'Written after the import', type: 'Model', tags: ['later'] },
+      });
+      assert.equal(written.status, 201, JSON.stringify(written.body));
+      const found = await target.request('GET', `/v1/snapshots/search?q=afterwards&brain_id=${key.brainId}`, {
+        key: targetKey,
+      });
+      assert.deepEqual(
+        found.body.data.map((r: { id: string }) => r.id),
+        [written.body.data.id],
+      );
+      const counted = await target.request('GET', `/v1/brains/${key.brainId}`, { key: targetKey });
+      assert.equal(counted.body.data.snapshot_count, 4);
     } finally {
       await target.close();
+    }
+  });
+
+  it('an imported brain is as searchable as the one written through the API: the same results, scores and counts', async () => {
+    // In a database of its own (the index's statistics span every brain), written with POSTs
+    // only (an update leaves its old text's length in the contentless index's statistics, which
+    // an index built from the same rows would not have).
+    const origin = await startTestApi({ backgroundWork: false });
+    const target = await startTestApi({ backgroundWork: false });
+    try {
+      const writer = await origin.newKey();
+      const words = ['habit', 'focus', 'rest', 'trust', 'growth', 'risk'];
+      const ids: string[] = [];
+      for (let i = 0; i < 24; i++) {
+        const [w, v] = [words[i % words.length], words[(i * 5 + 1) % words.length]];
+        const created = await origin.request('POST', '/v1/snapshots', {
+          key: writer,
+          body: {
+            name: `${w} note ${i}`,
+            core: `${w} grows when ${v} is practised${i % 3 === 0 ? ' every single day' : ''}`,
+            type: ['Belief', 'Model', 'Rule', 'Conviction', 'Principle'][i % 5],
+            ...(i % 2 === 0 ? { one_liner: `${v} in one line` } : {}),
+            ...(i % 4 === 1 ? { story: `A story of ${w} and ${v} running together` } : {}),
+            ...(i % 5 === 2 ? { challenge: `Is ${v} overrated?` } : {}),
+            tags: i % 3 === 0 ? [v, `t${i % 4}`] : [],
+          },
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        ids.push(created.body.data.id);
+      }
+      for (let i = 0; i + 1 < ids.length; i += 3) {
+        const edge = await origin.request('POST', '/v1/edges', {
+          key: writer,
+          body: {
+            source_id: ids[i],
+            target_id: ids[i + 1],
+            edge_type: i % 2 ? 'supports' : 'contradicts',
+            strength: 0.8,
+          },
+        });
+        assert.equal(edge.status, 201, JSON.stringify(edge.body));
+      }
+      const file = await exportText(origin, writer, writer.brainId);
+      await importInto(target, writeFile(target.dir, 'brain.jsonl', file));
+      const { key: targetKey } = await issueApiKey(target.app.domain, { plan: 'pro', brainId: writer.brainId });
+      const search = (q: string, extra = '') =>
+        `/v1/snapshots/search?q=${encodeURIComponent(q)}&brain_id=${writer.brainId}&explain=true&limit=100${extra}`;
+      for (const url of [
+        `/v1/brains/${writer.brainId}`,
+        `/v1/snapshots?brain_id=${writer.brainId}&type=Model`,
+        `/v1/edges?brain_id=${writer.brainId}&edge_type=contradicts`,
+        search('habit'),
+        search('focus trust'),
+        search('practised daily'),
+        search('line'),
+        search('run'),
+        search('overrated'),
+        search('t1'),
+        search('growth', '&graph=false'),
+        search('rest', '&type=Rule'),
+        search('risk', '&tag=habit'),
+        search('"every single day"'),
+        search('gro*', '&offset=2'),
+      ]) {
+        const before = await origin.request('GET', url, { key: writer });
+        const afterImport = await target.request('GET', url, { key: targetKey });
+        assert.equal(before.status, 200, url);
+        assert.deepEqual(afterImport.body, before.body, url);
+      }
+    } finally {
+      await Promise.all([origin.close(), target.close()]);
     }
   });
 

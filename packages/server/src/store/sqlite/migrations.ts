@@ -5,6 +5,7 @@ import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 import { JOBS_SQL } from './jobs-sql.js';
+import { DEFERRED_UPKEEP_MIGRATION_SQL } from './deferred-upkeep-sql.js';
 
 const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
 const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
@@ -237,5 +238,10 @@ export const sqliteMigrations: Migration[] = [
     version: 9,
     name: 'memory vectors, and embed tasks for memories',
     sql: MEMORY_VECTORS_SQL,
+  },
+  {
+    version: 10,
+    name: 'insert triggers of the search index and counts deferred to the writer of a batch',
+    sql: DEFERRED_UPKEEP_MIGRATION_SQL,
   },
 ];

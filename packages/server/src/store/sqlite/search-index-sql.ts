@@ -14,7 +14,7 @@ import { NARRATIVE_COLUMNS, SEARCHED_COLUMNS } from '../searched-columns.js';
  * one_liner), `body` (every narrative field). The porter stemmer folds "running" and "runs"
  * into "run"; unicode61 folds case and accents.
  */
-const indexedValues = (row: string) => `${row}.name,
+export const indexedValues = (row: string) => `${row}.name,
   (SELECT coalesce(group_concat(value, ' '), '') FROM json_each(${row}.tags)),
   ${row}.core || ' ' || coalesce(${row}.one_liner, ''),
   concat_ws(' ', ${NARRATIVE_COLUMNS.map((c) => `${row}.${c}`).join(', ')})`;

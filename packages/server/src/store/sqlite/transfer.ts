@@ -8,8 +8,12 @@ import type {
   TransferReader,
   TransferStore,
 } from '../transfer-store.js';
+import { DEFERRED_UPKEEP } from './deferred-upkeep-sql.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
+
+/** The import's marker in deferred_upkeep. */
+const IMPORT_WRITER = 'import';
 
 /** Rows handed out between two turns of the event loop, so a long export never starves requests. */
 const ROWS_PER_TURN = 1000;
@@ -73,6 +77,7 @@ class SqliteReader implements TransferReader {
 
 export class SqliteTransferStore implements TransferStore {
   private readonly inserts = new Map<string, { statement: Database.Statement; columns: [string, ColumnKind][] }>();
+  private readonly upkeep = new Map<string, Database.Statement[]>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -100,11 +105,34 @@ export class SqliteTransferStore implements TransferStore {
     return insert;
   }
 
+  /** The statements doing, for a batch of rows of `table`, the upkeep its insert triggers defer. */
+  private upkeepOf(table: string): Database.Statement[] {
+    let statements = this.upkeep.get(table);
+    if (statements === undefined) {
+      statements = (DEFERRED_UPKEEP[table] ?? []).map((sql) => this.db.prepare(sql));
+      this.upkeep.set(table, statements);
+    }
+    return statements;
+  }
+
   async writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void> {
     this.writes.runAlone(() => {
+      // Seen by this transaction only: the triggers leave the search index and counts to the
+      // statements below, one per batch instead of several per row (deferred-upkeep-sql.ts).
+      this.db.prepare('INSERT INTO deferred_upkeep (writer) VALUES (?)').run(IMPORT_WRITER);
       for (const { shape, rows } of batches) {
         const { statement, columns } = this.insertOf(shape);
-        for (const row of rows) statement.run(toSqlite(columns, row));
+        const upkeep = this.upkeepOf(shape.table);
+        // Only the rows inserted: those already there (the same brain imported from another file) were
+        // indexed and counted when they were written.
+        const insertedIds: unknown[] = [];
+        for (const row of rows) {
+          if (statement.run(toSqlite(columns, row)).changes > 0 && upkeep.length > 0) insertedIds.push(row.id);
+        }
+        if (insertedIds.length > 0) {
+          const ids = JSON.stringify(insertedIds);
+          for (const step of upkeep) step.run({ ids });
+        }
         if (shape.dropsAutoLinkWork) {
           this.db
             .prepare(
@@ -120,6 +148,7 @@ export class SqliteTransferStore implements TransferStore {
              updated_at = excluded.updated_at`,
         )
         .run(checkpoint.id, checkpoint.linesDone, checkpoint.finished ? 1 : 0, new Date().toISOString());
+      this.db.prepare('DELETE FROM deferred_upkeep WHERE writer = ?').run(IMPORT_WRITER);
     });
   }
 
