@@ -229,13 +229,16 @@ async function openBrain(brainId: string): Promise<void> {
   } finally {
     ui.progress.hidden = true;
   }
+  const drawing = performance.now();
   view = new GraphView(graph, ui.graph);
   view.on('clickNode', (node) => void select(node));
   view.on('clickStage', () => void select(''));
   view.setFilters(state.filters);
-  view.startLayout();
+  ui.region.dataset.layout = 'running';
+  view.startLayout(() => (ui.region.dataset.layout = 'done'));
   renderLegend(ui.legend, state.filters, tagsByUse(graph), applyFilters);
   showCounts();
+  performance.measure('snapgraph:draw', { start: drawing, end: performance.now() });
   ui.region.dataset.loaded = 'true';
   ui.region.dataset.loadMs = String(Math.round(performance.now() - started));
   if (state.query) await search(state.query);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Edge, Snapshot } from '@snapgraph/client';
+import type { Edge, SnapgraphClient, Snapshot } from '@snapgraph/client';
 import {
   addEdges,
   addSnapshots,
@@ -12,6 +12,7 @@ import {
   sizeByDegree,
   tagsByUse,
 } from '../src/graph/build.js';
+import { loadBrainGraph, type LoadProgress } from '../src/graph/load.js';
 import { EDGE_COLOURS, NODE_COLOURS, edgeSize } from '../src/graph/style.js';
 import { readViewState, writeViewState } from '../src/view-state.js';
 
@@ -121,4 +122,33 @@ test('the view state round-trips through the URL and never holds a key', () => {
   assert.doesNotMatch(search, /key|sg_/);
   assert.equal(writeViewState(readViewState('')), '');
   assert.equal(readViewState('?min=7').filters.minStrength, 1);
+});
+
+test('loading walks snapshots and edges at once, and keeps edges whose ends arrive later', async () => {
+  // Edge pages come back before the snapshot pages they point into, as they can when both
+  // lists are walked at the same time.
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+  const client = {
+    snapshots: {
+      async *pages() {
+        for (const ids of [['a', 'b'], ['c']]) {
+          await tick();
+          await tick();
+          yield { data: ids.map((id) => snapshot(id)) };
+        }
+      },
+    },
+    edges: {
+      async *pages() {
+        yield { data: [edge('e1', 'a', 'c', 'supports')], total: 2 };
+        yield { data: [edge('e2', 'c', 'b', 'contradicts')], total: 2 };
+      },
+    },
+  } as unknown as SnapgraphClient;
+  const seen: LoadProgress[] = [];
+  const graph = await loadBrainGraph(client, 'brain', (p) => seen.push({ ...p }));
+  assert.equal(graph.order, 3);
+  assert.deepEqual(graph.edges().sort(), ['e1', 'e2']);
+  assert.ok(graph.getNodeAttribute('c', 'size') > graph.getNodeAttribute('a', 'size'), 'sizes follow degree');
+  assert.deepEqual(seen.at(-1), { snapshots: 3, edges: 2, edgesTotal: 2 });
 });

@@ -26,6 +26,7 @@ export class GraphView {
   private readonly renderer: Sigma<NodeAttributes, EdgeAttributes>;
   private layout: FA2Layout | undefined;
   private layoutTimer: ReturnType<typeof setTimeout> | undefined;
+  private onLayoutStopped: (() => void) | undefined;
   private filters: Filters = NO_FILTERS;
   private highlighted = new Set<string>();
   private selected = '';
@@ -55,12 +56,17 @@ export class GraphView {
     else this.renderer.on('clickStage', () => (listener as () => void)());
   }
 
-  startLayout(): void {
+  /** Runs the layout for a while; `onStopped` is called when it stops (on its timer or when killed). */
+  startLayout(onStopped?: () => void): void {
     this.stopLayout();
-    if (this.graph.order < 2) return;
+    if (this.graph.order < 2) {
+      onStopped?.();
+      return;
+    }
     const settings = forceAtlas2.inferSettings(this.graph);
     this.layout = new FA2Layout(this.graph, { settings: { ...settings, slowDown: 5 } });
     this.layout.start();
+    this.onLayoutStopped = onStopped;
     this.layoutTimer = setTimeout(() => this.stopLayout(), layoutMs(this.graph.order));
   }
 
@@ -68,6 +74,9 @@ export class GraphView {
     if (this.layoutTimer) clearTimeout(this.layoutTimer);
     this.layout?.kill();
     this.layout = undefined;
+    const stopped = this.onLayoutStopped;
+    this.onLayoutStopped = undefined;
+    stopped?.();
   }
 
   get layoutRunning(): boolean {
