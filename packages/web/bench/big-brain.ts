@@ -10,7 +10,7 @@
  * The brain is written straight into the database (bench/lib/seed.mjs, as the search and
  * memories benchmarks do): through the API, 40,000 POSTs took over ten minutes.
  *
- *   npm run build && flock /tmp/snapgraph-bench.lock node --import tsx packages/web/bench/big-brain.ts [--snapshots N --edges M --runs R]
+ *   npm run build && node --import tsx packages/web/bench/big-brain.ts [--snapshots N --edges M --runs R]
  */
 import { parseArgs } from 'node:util';
 import { cleanupAll } from '../../../bench/lib/cleanup.mjs';
