@@ -96,12 +96,7 @@ export class CandidateSearch {
 
   private async search(snapshot: SearchedFields, stored: boolean): Promise<string[]> {
     const query = await distinctiveQuery(this.domain, snapshot, stored);
-    const matches = await this.domain.store.search.textMatches(
-      { brainId: this.brainId },
-      query,
-      LINK_RULES.candidates + 1,
-    );
-    return matches.hits.map((hit) => hit.id);
+    return this.domain.store.search.bestMatchIds(this.brainId, query, LINK_RULES.candidates + 1);
   }
 }
 
