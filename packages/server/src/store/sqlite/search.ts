@@ -89,11 +89,9 @@ export class SqliteSearchStore implements SearchStore {
             AND NOT EXISTS (SELECT 1 FROM snapshots WHERE brain_id > @brain)`,
       ),
       everyMatchRowid: prepared<number>(`SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH @match`),
-      // Completely ordered in SQL, ties by age and id as textMatches breaks them, so no match
-      // is read twice and none crosses into JavaScript but the best: on texts whose insights
-      // share a word (a crystallize run), ranking, re-reading every tie and looking up their
-      // ages cost textMatches 5 ms a search at 1,000 snapshots, this 1.4 ms.
-      bestMatchIds: prepared<string>(
+      // Every match completely ordered in SQL, ties by age and id as textMatches breaks them:
+      // for a candidate search whose best matches tie past those read (bestMatchIds).
+      bestMatchIdsOrdered: prepared<string>(
         `SELECT r.snapshot_id
          FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
            JOIN snapshots s ON s.id = r.snapshot_id
@@ -150,11 +148,7 @@ export class SqliteSearchStore implements SearchStore {
     const match = ftsExpression(scope, query);
     if (match === undefined) return { hits: [], total: 0, matching: async () => new Set() };
     const shape = shapeOf(scope);
-    let text = this.textStatements.get(shape);
-    if (text === undefined) {
-      text = textStatementsFor(this.db, scope);
-      this.textStatements.set(shape, text);
-    }
+    const text = this.textStatementsOf(scope);
     const params = { match, brain: scope.brainId, type: scope.type ?? null, tag: scope.tag ?? null };
     const { read, total, rowids } = this.db.transaction(() => {
       const best = text.best.all({ ...params, limit: limit + TIE_SLACK }) as Ranked[];
@@ -193,10 +187,34 @@ export class SqliteSearchStore implements SearchStore {
     };
   }
 
+  /**
+   * textMatches' hits without its count of every match, which costs a second pass over them.
+   * When ties reach past the best read (texts whose insights share a word, as a crystallize
+   * run's do), one query orders every match by relevance, age and id, instead of textMatches'
+   * re-ranking of every match and look-up of their ages: 5 -> 1 ms a search at 1,000 snapshots.
+   */
   async bestMatchIds(brainId: string, query: ParsedQuery, limit: number): Promise<string[]> {
-    const match = ftsExpression({ brainId }, query);
+    const scope = { brainId };
+    const match = ftsExpression(scope, query);
     if (match === undefined) return [];
-    return this.stmt.bestMatchIds().pluck().all({ match, brain: brainId, limit }) as string[];
+    const params = { match, brain: brainId, type: null, tag: null };
+    const best = this.textStatementsOf(scope).best.all({ ...params, limit: limit + TIE_SLACK }) as Ranked[];
+    const tiedPast =
+      best.length === limit + TIE_SLACK && (best[best.length - 1] as Ranked)[1] >= (best[limit - 1] as Ranked)[1];
+    if (tiedPast) return this.stmt.bestMatchIdsOrdered().pluck().all({ match, brain: brainId, limit }) as string[];
+    return byRelevance(topByRelevance(best, limit))
+      .slice(0, limit)
+      .map(([id]) => id);
+  }
+
+  private textStatementsOf(scope: SearchScope): ReturnType<typeof textStatementsFor> {
+    const shape = shapeOf(scope);
+    let text = this.textStatements.get(shape);
+    if (text === undefined) {
+      text = textStatementsFor(this.db, scope);
+      this.textStatements.set(shape, text);
+    }
+    return text;
   }
 
   /** Every match with its creation time, when ties made the whole list needed (rare). */
@@ -307,3 +325,8 @@ function topByRelevance(rows: Ranked[], limit: number): Ranked[] {
 }
 
 const compareDesc = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
+
+/** Best first, as textMatches orders its hits: by relevance, then the newest, then the id. */
+function byRelevance(rows: Ranked[]): Ranked[] {
+  return rows.sort((a, b) => b[1] - a[1] || compareDesc(a[2], b[2]) || compareDesc(a[0], b[0]));
+}
