@@ -89,15 +89,6 @@ export class SqliteSearchStore implements SearchStore {
             AND NOT EXISTS (SELECT 1 FROM snapshots WHERE brain_id > @brain)`,
       ),
       everyMatchRowid: prepared<number>(`SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH @match`),
-      // Every match completely ordered in SQL, ties by age and id as textMatches breaks them:
-      // for a candidate search whose best matches tie past those read (bestMatchIds).
-      bestMatchIdsOrdered: prepared<string>(
-        `SELECT r.snapshot_id
-         FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
-           JOIN snapshots s ON s.id = r.snapshot_id
-         WHERE snapshot_search MATCH @match AND rank MATCH '${BM25_RANK}' AND r.brain_id = @brain
-         ORDER BY rank, s.created_at DESC, r.snapshot_id DESC LIMIT @limit`,
-      ),
       // Counting stops at the cap: a common word's whole doclist is not walked. Over the whole
       // index, as BM25's own statistics are: a look-up of each match's brain cost up to 0.5 ms
       // a word, and a snapshot has dozens of words.
@@ -189,20 +180,23 @@ export class SqliteSearchStore implements SearchStore {
 
   /**
    * textMatches' hits without its count of every match, which costs a second pass over them.
-   * When ties reach past the best read (texts whose insights share a word, as a crystallize
-   * run's do), one query orders every match by relevance, age and id, instead of textMatches'
-   * re-ranking of every match and look-up of their ages: 5 -> 1 ms a search at 1,000 snapshots.
+   * Matches are read in FTS5's rank order until one ranks below the `limit`-th, so that ties
+   * with it are read too, however many (texts whose insights share a word, as a crystallize
+   * run's do, tie by the hundred), and ordered by age and id here: one ranking of the matches,
+   * where textMatches ranks them all again and looks up every tie's age (5 ms a search at 1,000
+   * snapshots, this 1).
    */
   async bestMatchIds(brainId: string, query: ParsedQuery, limit: number): Promise<string[]> {
     const scope = { brainId };
     const match = ftsExpression(scope, query);
     if (match === undefined) return [];
-    const params = { match, brain: brainId, type: null, tag: null };
-    const best = this.textStatementsOf(scope).best.all({ ...params, limit: limit + TIE_SLACK }) as Ranked[];
-    const tiedPast =
-      best.length === limit + TIE_SLACK && (best[best.length - 1] as Ranked)[1] >= (best[limit - 1] as Ranked)[1];
-    if (tiedPast) return this.stmt.bestMatchIdsOrdered().pluck().all({ match, brain: brainId, limit }) as string[];
-    return byRelevance(topByRelevance(best, limit))
+    const params = { match, brain: brainId, type: null, tag: null, limit: -1 };
+    const read: Ranked[] = [];
+    for (const row of this.textStatementsOf(scope).best.iterate(params) as IterableIterator<Ranked>) {
+      if (read.length >= limit && row[1] < (read[limit - 1] as Ranked)[1]) break;
+      read.push(row);
+    }
+    return byRelevance(read)
       .slice(0, limit)
       .map(([id]) => id);
   }
