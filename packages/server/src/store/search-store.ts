@@ -85,6 +85,12 @@ export interface SearchStore {
    * `limit` rank below every hit).
    */
   textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches>;
+  /**
+   * The ids of the `limit` most relevant text matches in the brain, in the order of
+   * textMatches' hits (relevance, then newest, then id), without counting the rest: the
+   * linker's candidates, searched for each insight of a crystallize run, need no total.
+   */
+  bestMatchIds(brainId: string, query: ParsedQuery, limit: number): Promise<string[]>;
   /** Edges of the brain touching any of `ids`, in either direction, strongest first, at most `limit`. */
   edgesTouching(brainId: string, ids: string[], limit: number): Promise<GraphEdge[]>;
   /** Those of `ids` in scope (brain, type, tag), with their JSON. */

@@ -210,6 +210,35 @@ describe('automatic edges', () => {
       assert.equal((await api.request('GET', '/v1/snapshots/snap_nope/suggestions', { key })).status, 404);
     });
 
+    it('judges the 25 best text matches, the newest first among equals', async () => {
+      const brain = await newBrain({ name: 'ties' });
+      // Identical texts rank equal: the candidates are then the 26 newest (the snapshot itself
+      // among them, as it matches its own words), and every one of them scores alike. With 31
+      // the store reads every match at once; with 40, ties reach past the first matches it reads.
+      const made: { id: string; created_at: string }[] = [];
+      for (const count of [31, 40]) {
+        while (made.length < count) {
+          const res = await api.request('POST', '/v1/snapshots', { key, body: { ...FOX, brain_id: brain.id } });
+          assert.equal(res.status, 201, JSON.stringify(res.body));
+          made.push(res.body.data);
+        }
+        const subject = made.at(-1) as (typeof made)[number];
+        const newestFirst = [...made].sort(
+          (x, y) => y.created_at.localeCompare(x.created_at) || y.id.localeCompare(x.id),
+        );
+        const expected = newestFirst
+          .slice(0, 26)
+          .map((s) => s.id)
+          .filter((id) => id !== subject.id);
+        const res = await api.request('GET', `/v1/snapshots/${subject.id}/suggestions?limit=50`, { key });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const others = (res.body.data as { source_id: string; target_id: string }[]).map((s) =>
+          s.source_id === subject.id ? s.target_id : s.source_id,
+        );
+        assert.deepEqual(others.sort(), expected.sort(), `${count} alike`);
+      }
+    });
+
     it("never suggests another account's snapshots", async () => {
       const stranger = await api.newKey();
       await api.request('POST', '/v1/snapshots', { key: stranger, body: FOX_TOO });

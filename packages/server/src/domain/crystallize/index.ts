@@ -16,7 +16,7 @@ import type { ChatUsage } from '../../providers/index.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
-import { proposeEdgesForNew } from '../linking/index.js';
+import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { newSnapshot } from '../snapshots.js';
 import { extractInsights } from './extract.js';
 import { cleanProposal } from './proposal.js';
@@ -66,7 +66,10 @@ export async function crystallize(
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const text = input.text.trim();
 
-  const { proposals: final, usage: extractUsage, counts } = await proposeFromText(domain, brainId, text, options);
+  // One search of the brain per insight, for the near-duplicate check and the linker both.
+  const search = new CandidateSearch(domain, brainId);
+  const found = await proposeFromText(domain, brainId, text, { ...options, search });
+  const { proposals: final, usage: extractUsage, counts } = found;
 
   options.progress?.({ phase: 'crystallize', done: 0, total: final.length });
   const now = domain.clock.now();
@@ -107,7 +110,7 @@ export async function crystallize(
     newSnapshot(fields, brainId, { source_type: sourceType, source_id: runId }, now),
   );
   const proposed =
-    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots);
+    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   run.snapshot_ids = snapshots.map((s) => s.id);
   run.meta.durationMs = Math.round(performance.now() - started);
   options.signal?.throwIfAborted();
@@ -121,12 +124,13 @@ export async function crystallize(
  * The extract and synthesize phases, for every route that turns text into snapshots
  * (crystallize, memory promotion, ingestion): the valid, distinct insights of the text that the
  * brain does not already hold, what the extraction cost, and how many there were at each step.
+ * `options.search`: the run's, to be handed on to its linker.
  */
 export async function proposeFromText(
   domain: Domain,
   brainId: string,
   text: string,
-  options: WorkOptions = {},
+  options: WorkOptions & { search?: CandidateSearch } = {},
 ): Promise<{
   proposals: ProposedSnapshot[];
   usage: ChatUsage;
@@ -139,7 +143,7 @@ export async function proposeFromText(
   const raw = extraction.proposals.map(cleanProposal).filter((p): p is ProposedSnapshot => p !== undefined);
   options.progress?.({ phase: 'synthesize', done: 0, total: raw.length });
   const refined = mergeNearDuplicates(raw);
-  const final = await dropKnown(domain, brainId, refined);
+  const final = await dropKnown(domain, brainId, refined, options.search);
   options.signal?.throwIfAborted();
   return {
     proposals: final,

@@ -1,6 +1,6 @@
 import type { ProposedSnapshot } from '../../model.js';
 import type { Domain } from '../context.js';
-import { distinctiveQuery, wordCosine, wordSet } from '../linking/index.js';
+import { CandidateSearch, wordCosine, wordSet } from '../linking/index.js';
 
 /**
  * Two insights whose name and core share this much of their distinctive words (the linker's
@@ -34,31 +34,28 @@ export function mergeNearDuplicates(proposals: ProposedSnapshot[]): ProposedSnap
   return kept.map((k) => k.proposal);
 }
 
-/** Against the brain: the insights that near-duplicate none of its snapshots. */
+/**
+ * Against the brain: the insights that near-duplicate none of its snapshots, judged against the
+ * brain's best text matches for each. `search`: the run's, so that its linker reuses the same
+ * searches (candidates.ts).
+ */
 export async function dropKnown(
   domain: Domain,
   brainId: string,
   proposals: ProposedSnapshot[],
+  search = new CandidateSearch(domain, brainId),
 ): Promise<ProposedSnapshot[]> {
-  const scope = { brainId };
   const known = await Promise.all(
     proposals.map(async (proposal) => {
-      const query = await distinctiveQuery(
-        domain,
+      const matches = await search.bestMatches(
         { ...proposal, one_liner: proposal.one_liner ?? null, brain_id: brainId },
         false,
       );
-      const matches = await domain.store.search.textMatches(scope, query, KNOWN_CANDIDATES);
-      if (matches.hits.length === 0) return false;
-      const rows = await domain.store.search.snapshotsIn(
-        scope,
-        matches.hits.map((hit) => hit.id),
-      );
+      const best = matches.slice(0, KNOWN_CANDIDATES);
+      if (best.length === 0) return false;
+      const rows = await search.sidesOf(best);
       const words = wordsOf(proposal);
-      return rows.some((row) => {
-        const other = JSON.parse(row.json) as { name: string; core: string };
-        return wordCosine(wordsOf(other), words) >= NEAR_DUPLICATE;
-      });
+      return [...rows.values()].some((other) => wordCosine(wordsOf(other), words) >= NEAR_DUPLICATE);
     }),
   );
   return proposals.filter((_, i) => !known[i]);

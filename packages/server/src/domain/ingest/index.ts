@@ -13,7 +13,7 @@ import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { clip, proposeFromText, type WorkOptions } from '../crystallize/index.js';
 import { extractMemories } from '../extraction/index.js';
-import { proposeEdgesForNew } from '../linking/index.js';
+import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS } from '../memories/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
 
@@ -62,7 +62,8 @@ export async function ingest(
   const sourceType = input.source_type ?? 'manual';
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()))];
 
-  const { proposals } = await proposeFromText(domain, brainId, content, options);
+  const search = new CandidateSearch(domain, brainId);
+  const { proposals } = await proposeFromText(domain, brainId, content, { ...options, search });
   const now = domain.clock.now();
   const ingestionId = newId('ing', now);
   const snapshots = proposals.map((p) =>
@@ -79,7 +80,7 @@ export async function ingest(
   );
   const memories = input.extract_memories ? memoriesOf(content, brainId, tags, now) : [];
   const autoEdges =
-    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots);
+    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   options.signal?.throwIfAborted();
   const { edges } = await domain.store.knowledge.write(principal.accountId, { snapshots, autoEdges, memories });
   domain.background?.nudge();

@@ -17,7 +17,7 @@ import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { clip, dropKnown, mergeNearDuplicates, type WorkOptions } from '../crystallize/index.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
-import { proposeEdgesForNew } from '../linking/index.js';
+import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
 import { scoredByText } from '../search/ranking.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
@@ -124,12 +124,15 @@ export async function ingestKnowledge(
   }));
 
   let snapshots: Snapshot[] = [];
+  // One search of the brain per entry, for the near-duplicate check and the linker both.
+  const search = new CandidateSearch(domain, brainId);
   if (input.create_snapshots !== false) {
     options.progress?.({ phase: 'synthesize', done: 0, total: entries.length });
     const fresh = await dropKnown(
       domain,
       brainId,
       mergeNearDuplicates(proposed.map((e) => asSnapshot(e, tags, domainName))),
+      search,
     );
     snapshots = fresh.map((fields) =>
       newSnapshot(
@@ -141,7 +144,7 @@ export async function ingestKnowledge(
     );
   }
   const autoEdges =
-    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots);
+    input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   const source: KnowledgeSource = {
     id: sourceId,
     brain_id: brainId,

@@ -3,11 +3,11 @@ import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Edge, EdgeType, Principal, Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
+import { CandidateSearch, sideOf } from './candidates.js';
 import { judge, proposeLinks, type Proposal } from './proposals.js';
-export { distinctiveQuery } from './proposals.js';
-import { wordSet } from './resemblance.js';
 import { LINK_RULES } from './rules.js';
 
+export { CandidateSearch, type Side } from './candidates.js';
 export { LINK_RULES } from './rules.js';
 export type { Proposal } from './proposals.js';
 export { wordCosine, wordSet } from './resemblance.js';
@@ -37,14 +37,21 @@ export async function linkSnapshots(domain: Domain, accountId: string, snapshots
  * ingestion, a promotion), to the brain's existing snapshots and among themselves: at most
  * LINK_RULES.autoMaxPerSnapshot per new snapshot, best first, each pair once. They are not
  * written here: the caller writes them with its snapshots in one transaction, where the store
- * leaves out any that an edge or a tombstone made since then forbids.
+ * leaves out any that an edge or a tombstone made since then forbids. `search`: the run's, when
+ * its near-duplicate check has already searched the brain for these snapshots' words.
  */
-export async function proposeEdgesForNew(domain: Domain, snapshots: Snapshot[]): Promise<Edge[]> {
-  const options = { minScore: LINK_RULES.autoMinScore, limit: LINK_RULES.autoMaxPerSnapshot, stored: false };
-  const proposals = await Promise.all(snapshots.map((snapshot) => proposeLinks(domain, snapshot, options)));
-  const texts = snapshots.map((s) => wordSet([s.name, s.one_liner ?? '', s.tags.join(' '), s.core].join('\n')));
-  for (const [i, j] of pairsSharingAWord(texts)) {
-    const proposal = judge(snapshots[i] as Snapshot, snapshots[j] as Snapshot, texts[i]!, texts[j]!, undefined);
+export async function proposeEdgesForNew(
+  domain: Domain,
+  snapshots: Snapshot[],
+  search = new CandidateSearch(domain, snapshots[0]?.brain_id ?? ''),
+): Promise<Edge[]> {
+  const options = { minScore: LINK_RULES.autoMinScore, limit: LINK_RULES.autoMaxPerSnapshot, stored: false, search };
+  const sides = snapshots.map(sideOf);
+  const proposals = await Promise.all(
+    snapshots.map((snapshot, i) => proposeLinks(domain, snapshot, { ...options, side: sides[i] })),
+  );
+  for (const [i, j] of pairsSharingAWord(sides.map((side) => side.words))) {
+    const proposal = judge(sides[i]!, sides[j]!, undefined);
     if (proposal.score < options.minScore) continue;
     proposals[i]?.push(proposal);
     proposals[j]?.push(proposal);

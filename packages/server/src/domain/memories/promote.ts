@@ -3,7 +3,7 @@ import type { Edge, Memory, MemoryType, Principal, ProposedSnapshot, Snapshot, S
 import { MemoryPromotionLost } from '../../store/memory-store.js';
 import type { Domain } from '../context.js';
 import { clip, proposeFromText } from '../crystallize/index.js';
-import { proposeEdgesForNew } from '../linking/index.js';
+import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
 import { nextUpdatedAt } from '../validate.js';
 
@@ -49,13 +49,14 @@ export async function promoteMemory(
       const snapshots = await domain.store.memories.promotedSnapshots(principal.accountId, id);
       return { created: false, data: { memory, snapshots, edges: [] } };
     }
-    const { proposals } = await proposeFromText(domain, memory.brain_id, memory.content);
+    const search = new CandidateSearch(domain, memory.brain_id);
+    const { proposals } = await proposeFromText(domain, memory.brain_id, memory.content, { search });
     const fields = proposals.length > 0 ? proposals.map((p) => withMemoryContext(p, memory)) : [asSnapshot(memory)];
     const now = domain.clock.now();
     const snapshots = fields.map((f) =>
       newSnapshot(f, memory.brain_id, { source_type: 'memory', source_id: memory.id }, now),
     );
-    const autoEdges = options.auto_link === false ? [] : await proposeEdgesForNew(domain, snapshots);
+    const autoEdges = options.auto_link === false ? [] : await proposeEdgesForNew(domain, snapshots, search);
     const first = snapshots[0] as Snapshot;
     const at = nextUpdatedAt(memory.updated_at, now);
     try {

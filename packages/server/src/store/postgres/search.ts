@@ -144,6 +144,14 @@ export class PostgresSearchStore implements SearchStore {
     };
   }
 
+  async bestMatchIds(brainId: string, query: ParsedQuery, limit: number): Promise<string[]> {
+    const weighted = await this.weighted(brainId, query);
+    if (weighted === undefined) return [];
+    const [parts, idfs] = weighted;
+    const hits = await this.rows<TextHit>('searchTop', [brainId, parts, null, null, idfs, limit]);
+    return hits.map((hit) => hit.id);
+  }
+
   async documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>> {
     const counts = await Promise.all(words.map((word) => this.frequency(brainId, word, cap)));
     return new Map(words.map((word, i) => [word, counts[i] ?? 0]));

@@ -1,0 +1,131 @@
+import type { Snapshot } from '../../model.js';
+import type { Domain } from '../context.js';
+import { parseQuery, type ParsedQuery } from '../search/query.js';
+import { wordSet } from './resemblance.js';
+import { LINK_RULES } from './rules.js';
+
+/** What the rules read of a snapshot. */
+export interface CandidateText {
+  id: string;
+  name: string;
+  core: string;
+  one_liner: string | null;
+  tags: string[];
+}
+
+/** What the search for a snapshot's candidates reads of it. */
+export type SearchedFields = Pick<Snapshot, 'name' | 'tags' | 'one_liner' | 'core' | 'brain_id'>;
+
+/**
+ * A snapshot as the pair rules (rules.ts) compare it, worked out once rather than once per pair:
+ * a run's 50 insights meet 25 candidates each and 1,225 pairs among themselves.
+ */
+export interface Side extends CandidateText {
+  /** Distinctive words of name, one_liner, tags and core (the text part of the score). */
+  words: Set<string>;
+  /** The words of core and one_liner, lower case, in order: where another's name is looked for. */
+  tokens: string[];
+  /** The words of the name, lower case, or null when no text can name it (too short, or stop words alone). */
+  nameWords: string[] | null;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+export function sideOf(text: CandidateText): Side {
+  const nameWords = text.name.toLowerCase().match(WORD);
+  // A name of stop words alone ("The", "Of the") is named by almost any text.
+  const nameable =
+    nameWords !== null &&
+    nameWords.join(' ').length >= LINK_RULES.mentionMinLength &&
+    parseQuery(text.name).terms.length > 0;
+  return {
+    id: text.id,
+    name: text.name,
+    core: text.core,
+    one_liner: text.one_liner,
+    tags: text.tags,
+    words: wordSet([text.name, text.one_liner ?? '', text.tags.join(' '), text.core].join('\n')),
+    tokens: [text.core, text.one_liner ?? ''].join(' ').toLowerCase().match(WORD) ?? [],
+    nameWords: nameable ? nameWords : null,
+  };
+}
+
+/**
+ * The brain's best text matches for snapshots, and the rows of candidates, read once per run.
+ * A crystallize run asks the same questions twice: its near-duplicate check wants each insight's
+ * 5 best matches, its linker the 26 best of the same words in the same brain; one search of 26
+ * answers both, because both stores order matches completely (relevance, then newest, then id),
+ * so the 5 best are the first 5 of the 26. Candidates recur from insight to insight, so each row
+ * is read and worked out once. Made per run: a later run must see the brain as it is then.
+ */
+export class CandidateSearch {
+  private readonly matches = new Map<string, Promise<string[]>>();
+  private readonly sides = new Map<string, Side>();
+
+  constructor(
+    private readonly domain: Domain,
+    private readonly brainId: string,
+  ) {}
+
+  /**
+   * The ids of the brain's LINK_RULES.candidates + 1 best text matches for the snapshot's
+   * distinctive words, best first (the snapshot itself among them when it is stored).
+   */
+  bestMatches(snapshot: SearchedFields, stored: boolean): Promise<string[]> {
+    const key = JSON.stringify([stored, snapshot.name, snapshot.tags, snapshot.one_liner, snapshot.core]);
+    let found = this.matches.get(key);
+    if (found === undefined) {
+      found = this.search(snapshot, stored);
+      this.matches.set(key, found);
+    }
+    return found;
+  }
+
+  /** The candidates among `ids` that are in the brain, as the rules compare them. */
+  async sidesOf(ids: string[]): Promise<Map<string, Side>> {
+    const unread = ids.filter((id) => !this.sides.has(id));
+    const rows = await this.domain.store.search.snapshotsIn({ brainId: this.brainId }, unread);
+    for (const row of rows) this.sides.set(row.id, sideOf(JSON.parse(row.json) as CandidateText));
+    const found = new Map<string, Side>();
+    for (const id of ids) {
+      const side = this.sides.get(id);
+      if (side !== undefined) found.set(id, side);
+    }
+    return found;
+  }
+
+  private async search(snapshot: SearchedFields, stored: boolean): Promise<string[]> {
+    const query = await distinctiveQuery(this.domain, snapshot, stored);
+    return this.domain.store.search.bestMatchIds(this.brainId, query, LINK_RULES.candidates + 1);
+  }
+}
+
+/**
+ * The words a snapshot's candidates are searched with: its rarest words (store.search's
+ * documentFrequencies) that some other snapshot has, at most LINK_RULES.queryWords, name and tag
+ * words first among equally rare ones. Words in LINK_RULES.commonAt snapshots or more are left
+ * out when any rarer word is left: they match most of a large brain and weigh almost nothing in
+ * BM25, yet every match must be ranked (on made-up Zipf text at 100,000 snapshots, the longest
+ * words instead of the rarest matched most of the brain: 300–600 ms a suggestion).
+ *
+ * `stored`: whether the snapshot is in the index itself (then a word found once is found in no
+ * other snapshot); snapshots about to be written by a crystallize run or an ingestion are not.
+ */
+export async function distinctiveQuery(domain: Domain, snapshot: SearchedFields, stored = true): Promise<ParsedQuery> {
+  const words = (text: string) => parseQuery(text.replaceAll('"', ' ')).terms;
+  const named = words(`${snapshot.name} ${snapshot.tags.join(' ')}`);
+  const rest = words(`${snapshot.one_liner ?? ''} ${snapshot.core}`).filter((word) => !named.includes(word));
+  const all = [...named, ...rest];
+  const frequency = await domain.store.search.documentFrequencies(snapshot.brain_id, all, LINK_RULES.commonAt);
+  const df = (word: string) => frequency.get(word) ?? 0;
+  const others = (w: { n: number }) => (stored ? w.n - 1 : w.n);
+  // Words no other snapshot has go last rather than out: the frequencies are cached for a
+  // minute, so a word only just written elsewhere may still count 0 here.
+  const rarest = all
+    .map((word, i) => ({ word, i, n: df(word) }))
+    .sort((a, b) => Number(others(a) <= 0) - Number(others(b) <= 0) || a.n - b.n || a.i - b.i)
+    .slice(0, LINK_RULES.queryWords);
+  const uncommon = rarest.filter((w) => w.n < LINK_RULES.commonAt);
+  const chosen = uncommon.length > 0 ? uncommon : rarest;
+  return { terms: chosen.map((w) => w.word), prefixes: [], phrases: [] };
+}
