@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { createKeyViaCli, makeWorkspace, runCli, type Workspace } from './helpers/process-harness.js';
+import { describe, it } from 'node:test';
+import { createKeyViaCli, runCli, suiteWorkspaces } from './helpers/process-harness.js';
 
 describe('snapgraph brains create: which account', () => {
-  const workspaces: Workspace[] = [];
-  after(() => Promise.all(workspaces.map((w) => w.remove())));
-  const fresh = async (label: string) => {
-    const workspace = await makeWorkspace(label);
-    workspaces.push(workspace);
-    return workspace;
-  };
+  const fresh = suiteWorkspaces();
 
   it('with a single account, --name alone creates the brain there', async () => {
     const workspace = await fresh('brains-single');

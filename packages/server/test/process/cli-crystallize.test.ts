@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { NOTES } from '../crystallize/fixtures.js';
 import { behave, startFakeOpenAI } from '../helpers/fake-openai.js';
 import { connectTestApi } from '../helpers/harness.js';
-import { createKeyViaCli, makeWorkspace, runCli, type Workspace } from './helpers/process-harness.js';
+import { createKeyViaCli, runCli, suiteWorkspaces } from './helpers/process-harness.js';
 
 describe('snapgraph crystallize and snapgraph ingest', () => {
-  const workspaces: Workspace[] = [];
-  after(() => Promise.all(workspaces.map((w) => w.remove())));
-
-  const workspace = async (label: string) => {
-    const made = await makeWorkspace(label);
-    workspaces.push(made);
-    return made;
-  };
+  const workspace = suiteWorkspaces();
 
   it('crystallizes a file like the API, a line a snapshot or the API body with --json; the same file again makes nothing', async () => {
     const w = await workspace('cli-crystallize');

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { connectTestApi } from '../helpers/harness.js';
-import { createKeyViaCli, makeWorkspace, runCli, type Workspace } from './helpers/process-harness.js';
+import { createKeyViaCli, runCli, suiteWorkspaces } from './helpers/process-harness.js';
 
 describe('snapgraph search', () => {
-  const workspaces: Workspace[] = [];
-  after(() => Promise.all(workspaces.map((w) => w.remove())));
+  const fresh = suiteWorkspaces();
 
   it('ranks like the API, one line a result or the API body with --json; asks which brain when there are several', async () => {
-    const workspace = await makeWorkspace('cli-search');
-    workspaces.push(workspace);
+    const workspace = await fresh('cli-search');
     const key = await createKeyViaCli(workspace.databasePath, ['--plan', 'pro']);
     const api = await connectTestApi(workspace.databasePath);
     const auth = { key: { key: key.key, keyId: key.key_id, accountId: key.account_id, brainId: key.brain_id } };

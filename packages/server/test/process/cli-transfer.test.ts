@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 // The made-up brain the transfer benchmark uses, written as `snapgraph export` would write it.
@@ -11,12 +11,11 @@ import { postgresAdminUrl, postgresReachable, testBackend } from '../helpers/dat
 import {
   BIN,
   createKeyViaCli,
-  makeWorkspace,
+  suiteWorkspaces,
   runCli,
   SERVER_ROOT,
   sleep,
   startServer,
-  stopAllServers,
   type Workspace,
 } from './helpers/process-harness.js';
 
@@ -25,16 +24,7 @@ const body = (text: string) => text.slice(text.indexOf('\n') + 1);
 const withoutExportTime = (text: string) => text.replace(/"exported_at":"[^"]*"/, '"exported_at":"…"');
 
 describe('snapgraph export and import (CLI)', () => {
-  const workspaces: Workspace[] = [];
-  after(async () => {
-    await stopAllServers();
-    await Promise.all(workspaces.map((w) => w.remove()));
-  });
-  const fresh = async (label: string) => {
-    const workspace = await makeWorkspace(label);
-    workspaces.push(workspace);
-    return workspace;
-  };
+  const fresh = suiteWorkspaces();
 
   it('import then export gives the same file; a second import changes nothing', async () => {
     const workspace = await fresh('transfer-round');
@@ -161,8 +151,7 @@ describe('snapgraph export and import (CLI)', () => {
     async (t) => {
       if (!(await postgresReachable())) return t.skip('PostgreSQL does not answer');
       const sqlite = await fresh('transfer-move');
-      const postgres = await freshPostgres();
-      workspaces.push(postgres);
+      const postgres = await fresh('transfer-move-postgres', freshPostgres);
       const file = join(sqlite.dir, 'brain.jsonl');
       await writeSyntheticExport(file, { snapshots: 300 });
       assert.equal((await runCli(sqlite.databasePath, ['import', file])).code, 0);

@@ -1,32 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { prettyLogs } from '../../src/logging.js';
 import {
   BIN,
   call,
   createKeyViaCli,
   freePort,
-  makeWorkspace,
+  suiteWorkspaces,
   SERVER_ROOT,
   sleep,
   snapshotBody,
   startServer,
-  stopAllServers,
-  type Workspace,
 } from './helpers/process-harness.js';
 
 describe('metrics and readable logs of the running server', () => {
-  const workspaces: Workspace[] = [];
-  after(async () => {
-    await stopAllServers();
-    await Promise.all(workspaces.map((w) => w.remove()));
-  });
-  const fresh = async (label: string) => {
-    const workspace = await makeWorkspace(label);
-    workspaces.push(workspace);
-    return workspace;
-  };
+  const fresh = suiteWorkspaces();
 
   it('METRICS=true: GET /metrics counts every answer, those of the fast path included; LOG_FORMAT=pretty: readable lines', async () => {
     const workspace = await fresh('metrics');

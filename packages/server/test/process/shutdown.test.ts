@@ -1,7 +1,7 @@
 // SIGTERM with requests in flight: they finish normally, the process exits 0, nothing is lost.
 import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import {
   call,
@@ -9,11 +9,10 @@ import {
   HANG_GUARD_MS,
   HOST,
   inBatches,
-  makeWorkspace,
+  suiteWorkspaces,
   sleep,
   snapshotBody,
   startServer,
-  stopAllServers,
   unlimitedKey,
   withTimeout,
   type CreatedKey,
@@ -169,16 +168,7 @@ async function warmConnections(port: number, key: string, agent: Agent, count: n
 }
 
 describe('graceful shutdown on SIGTERM', () => {
-  const workspaces: Workspace[] = [];
-  after(async () => {
-    await stopAllServers();
-    await Promise.all(workspaces.map((w) => w.remove()));
-  });
-  const fresh = async (label: string) => {
-    const workspace = await makeWorkspace(label);
-    workspaces.push(workspace);
-    return workspace;
-  };
+  const fresh = suiteWorkspaces();
 
   it('finishes 50 requests in flight with 201, stops accepting, exits 0 and loses nothing', async () => {
     const workspace = await fresh('shutdown-held');

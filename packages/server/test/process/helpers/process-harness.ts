@@ -1,6 +1,7 @@
 // Drives the built program from outside, as a user would: `bin/snapgraph.js` as a subprocess,
 // talking to it over real HTTP on 127.0.0.1. Nothing here imports `src`.
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,6 +50,23 @@ export async function makeWorkspace(label: string): Promise<Workspace> {
 }
 
 /** A port nobody listens on right now: bind port 0, read the port, let it go. */
+/**
+ * For a suite: `fresh(label)` makes a workspace (by `make`, makeWorkspace unless told) that is
+ * removed, with every server the suite started, when the suite ends. Call it inside `describe`.
+ */
+export function suiteWorkspaces(): (label: string, make?: (label: string) => Promise<Workspace>) => Promise<Workspace> {
+  const workspaces: Workspace[] = [];
+  after(async () => {
+    await stopAllServers();
+    await Promise.all(workspaces.map((w) => w.remove()));
+  });
+  return async (label, make = makeWorkspace) => {
+    const workspace = await make(label);
+    workspaces.push(workspace);
+    return workspace;
+  };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
