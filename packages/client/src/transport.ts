@@ -101,6 +101,11 @@ export class Transport {
     return body;
   }
 
+  /** The `data` of an answer shaped `{ data }`, as every route about one object answers. */
+  async data<T>(req: TransportRequest): Promise<T> {
+    return (await this.request<{ data: T }>(req)).data;
+  }
+
   private async send<T>(url: string, req: TransportRequest): Promise<T> {
     const headers: Record<string, string> = {
       accept: 'application/json',

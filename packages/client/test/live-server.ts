@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
+import { SnapgraphClient } from '../src/index.js';
 import { startTestApi, type TestApi, type TestApiOptions, type TestKey } from '../../server/test/helpers/harness.js';
 
 export type { TestKey };
@@ -31,5 +33,42 @@ export function countingFetch(): { fetch: typeof fetch; calls: string[] } {
       calls.push(`${init?.method ?? 'GET'} ${String(input)}`);
       return fetch(input, init);
     },
+  };
+}
+
+/** What a suite of client tests shares: the live server, a client on a fresh key, its calls. */
+export interface ClientSuite {
+  readonly server: LiveServer;
+  readonly sg: SnapgraphClient;
+  /** Every request the client sent, as `METHOD url`. */
+  readonly calls: string[];
+  /** A new brain of the key's account; its id. */
+  newBrain(name: string): Promise<string>;
+}
+
+/** Starts a live server and a counting client before the suite, and closes it after. Call inside `describe`. */
+export function clientSuite(): ClientSuite {
+  let server: LiveServer | undefined;
+  let sg: SnapgraphClient | undefined;
+  const counting = countingFetch();
+  before(async () => {
+    server = await startLiveServer();
+    const key = await server.newKey();
+    sg = new SnapgraphClient({ baseUrl: server.baseUrl, apiKey: key.key, fetch: counting.fetch });
+  });
+  after(() => server?.close());
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('clientSuite: used before the suite started');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get sg() {
+      return started(sg);
+    },
+    calls: counting.calls,
+    newBrain: async (name) => (await started(sg).brains.create({ name })).id,
   };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { SnapgraphClient, SnapgraphError, type IngestResult } from '../src/index.js';
-import { countingFetch, startLiveServer, type LiveServer } from './live-server.js';
+import { describe, it } from 'node:test';
+import { SnapgraphError, type IngestResult } from '../src/index.js';
+import { clientSuite } from './live-server.js';
 
 const FIELD_NOTES =
   'The arctic fox grows a thick white winter coat for camouflage in the snow. ' +
@@ -10,23 +10,11 @@ const FIELD_NOTES =
 
 /** Memories and `POST /v1/ingest` through the client, against the real server. */
 describe('client: memories and ingest', () => {
-  let server: LiveServer;
-  let sg: SnapgraphClient;
-  let calls: string[];
-  before(async () => {
-    server = await startLiveServer();
-    const key = await server.newKey();
-    const counting = countingFetch();
-    calls = counting.calls;
-    sg = new SnapgraphClient({ baseUrl: server.baseUrl, apiKey: key.key, fetch: counting.fetch });
-  });
-  after(() => server.close());
-
-  const newBrain = async (name: string) => (await sg.brains.create({ name })).id;
+  const live = clientSuite();
 
   it('create and remember keep a memory; get, update and delete it', async () => {
-    const brain_id = await newBrain('memories');
-    const created = await sg.memories.create({
+    const brain_id = await live.newBrain('memories');
+    const created = await live.sg.memories.create({
       content: 'Prefers morning meetings before ten',
       memory_type: 'preference',
       speaker: 'Ana',
@@ -42,43 +30,43 @@ describe('client: memories and ingest', () => {
     assert.equal(created.source_emotion, null, 'every field is present, null when unset');
     assert.equal(created.promoted_to, null);
 
-    const remembered = await sg.memories.remember({ content: 'The office moves to Lyon in March', brain_id });
+    const remembered = await live.sg.memories.remember({ content: 'The office moves to Lyon in March', brain_id });
     assert.equal(remembered.memory_type, 'fact', 'fact is the default type');
-    assert.deepEqual(await sg.memories.get(remembered.id), remembered);
+    assert.deepEqual(await live.sg.memories.get(remembered.id), remembered);
 
-    const updated = await sg.memories.update(created.id, { tags: ['work', 'calendar'], speaker: null });
+    const updated = await live.sg.memories.update(created.id, { tags: ['work', 'calendar'], speaker: null });
     assert.deepEqual(updated.tags, ['work', 'calendar']);
     assert.equal(updated.speaker, null);
     assert.equal(updated.content, created.content);
 
-    assert.deepEqual(await sg.memories.delete(remembered.id), { success: true });
-    await assert.rejects(sg.memories.get(remembered.id), { status: 404, code: 'NOT_FOUND' });
+    assert.deepEqual(await live.sg.memories.delete(remembered.id), { success: true });
+    await assert.rejects(live.sg.memories.get(remembered.id), { status: 404, code: 'NOT_FOUND' });
   });
 
   it('list filters and pages by cursor, newest first; iterate walks every memory once', async () => {
-    const brain_id = await newBrain('paging');
+    const brain_id = await live.newBrain('paging');
     const ids: string[] = [];
     for (const [i, memory_type] of (['fact', 'decision', 'fact', 'event', 'fact'] as const).entries()) {
       ids.push(
-        (await sg.memories.create({ content: `Memory number ${i}`, memory_type, brain_id, tags: [`n${i}`] })).id,
+        (await live.sg.memories.create({ content: `Memory number ${i}`, memory_type, brain_id, tags: [`n${i}`] })).id,
       );
     }
-    const page = await sg.memories.list({ brain_id, limit: 2 });
+    const page = await live.sg.memories.list({ brain_id, limit: 2 });
     assert.equal(page.count, 5);
     assert.deepEqual(
       page.data.map((m) => m.id),
       [ids[4], ids[3]],
     );
     const pages = [];
-    for await (const p of sg.memories.pages({ brain_id, limit: 2 })) pages.push(p.data.length);
+    for await (const p of live.sg.memories.pages({ brain_id, limit: 2 })) pages.push(p.data.length);
     assert.deepEqual(pages, [2, 2, 1]);
     const walked = [];
-    for await (const m of sg.memories.iterate({ brain_id, limit: 2 })) walked.push(m.id);
+    for await (const m of live.sg.memories.iterate({ brain_id, limit: 2 })) walked.push(m.id);
     assert.deepEqual(walked, [...ids].reverse());
 
-    const facts = await sg.memories.list({ brain_id, memory_type: 'fact' });
+    const facts = await live.sg.memories.list({ brain_id, memory_type: 'fact' });
     assert.equal(facts.count, 3);
-    const tagged = await sg.memories.list({ brain_id, tag: 'n3' });
+    const tagged = await live.sg.memories.list({ brain_id, tag: 'n3' });
     assert.deepEqual(
       tagged.data.map((m) => m.id),
       [ids[3]],
@@ -86,38 +74,38 @@ describe('client: memories and ingest', () => {
   });
 
   it('search finds memories best first; a POST that only reads leaves the search cache alone', async () => {
-    const brain_id = await newBrain('search');
-    const kayak = await sg.memories.create({ content: 'Bought a red kayak for the summer lake trips', brain_id });
-    await sg.memories.create({
+    const brain_id = await live.newBrain('search');
+    const kayak = await live.sg.memories.create({ content: 'Bought a red kayak for the summer lake trips', brain_id });
+    await live.sg.memories.create({
       content: 'Decided to learn Portuguese before the trip',
       memory_type: 'decision',
       brain_id,
     });
-    await sg.snapshots.create({ name: 'Kayaking', core: 'Paddling calms the mind', brain_id });
+    await live.sg.snapshots.create({ name: 'Kayaking', core: 'Paddling calms the mind', brain_id });
 
-    await sg.snapshots.search({ q: 'kayak', brain_id });
-    const found = await sg.memories.search({ query: 'kayak', brain_id });
+    await live.sg.snapshots.search({ q: 'kayak', brain_id });
+    const found = await live.sg.memories.search({ query: 'kayak', brain_id });
     assert.equal(found.query, 'kayak');
     assert.equal(found.count, 1);
     assert.equal(found.data[0]!.id, kayak.id);
     assert.match(found.data[0]!.similarity, /^\d\.\d{4}$/);
     assert.equal(typeof found.data[0]!.score, 'number');
-    const before = calls.length;
-    await sg.snapshots.search({ q: 'kayak', brain_id });
-    assert.equal(calls.length, before, 'the snapshot search answer still came from the cache');
+    const before = live.calls.length;
+    await live.sg.snapshots.search({ q: 'kayak', brain_id });
+    assert.equal(live.calls.length, before, 'the snapshot search answer still came from the cache');
 
-    const decisions = await sg.memories.search({ query: 'kayak', brain_id, memory_type: 'decision' });
+    const decisions = await live.sg.memories.search({ query: 'kayak', brain_id, memory_type: 'decision' });
     assert.equal(decisions.count, 0);
   });
 
   it('promote makes linked snapshots once; again answers the same snapshots', async () => {
-    const brain_id = await newBrain('promote');
-    const memory = await sg.memories.create({
+    const brain_id = await live.newBrain('promote');
+    const memory = await live.sg.memories.create({
       content: 'Always write the test before you fix a bug, because a fix without a test comes back.',
       memory_type: 'insight',
       brain_id,
     });
-    const promoted = await sg.memories.promote(memory.id);
+    const promoted = await live.sg.memories.promote(memory.id);
     assert.ok(promoted.snapshots.length >= 1, JSON.stringify(promoted));
     for (const snapshot of promoted.snapshots) {
       assert.equal(snapshot.source_type, 'memory');
@@ -126,18 +114,18 @@ describe('client: memories and ingest', () => {
     }
     assert.equal(promoted.memory.promoted_to, promoted.snapshots[0]!.id);
 
-    const again = await sg.memories.promote(memory.id, { auto_link: false });
+    const again = await live.sg.memories.promote(memory.id, { auto_link: false });
     assert.deepEqual(
       again.snapshots.map((s) => s.id),
       promoted.snapshots.map((s) => s.id),
     );
     assert.deepEqual(again.edges, []);
-    assert.equal((await sg.snapshots.list({ brain_id })).count, promoted.snapshots.length);
+    assert.equal((await live.sg.snapshots.list({ brain_id })).count, promoted.snapshots.length);
   });
 
   it('ingest stores snapshots and, with extract_memories, memories; async runs it as a job', async () => {
-    const brain_id = await newBrain('ingest');
-    const result = await sg.ingest({
+    const brain_id = await live.newBrain('ingest');
+    const result = await live.sg.ingest({
       content: FIELD_NOTES,
       title: 'Fox field notes',
       source_type: 'document',
@@ -152,44 +140,47 @@ describe('client: memories and ingest', () => {
     assert.ok(data.snapshots.length >= 1, JSON.stringify(data));
     for (const snapshot of data.snapshots) assert.equal(snapshot.source_id, data.ingestion_id);
     assert.ok(data.memories.length >= 1, JSON.stringify(data));
-    assert.deepEqual(await sg.memories.get(data.memories[0]!.id), data.memories[0]);
+    assert.deepEqual(await live.sg.memories.get(data.memories[0]!.id), data.memories[0]);
 
-    const accepted = await sg.ingest(
+    const accepted = await live.sg.ingest(
       { content: `Second visit. ${FIELD_NOTES.replace('February', 'March')}`, brain_id, auto_link: false },
       { async: true, idempotencyKey: 'ingest-fox-2' },
     );
     assert.match(accepted.job_id, /^job_/);
-    const job = await sg.waitForJob<IngestResult>(accepted.job_id, { pollMs: 25 });
+    const job = await live.sg.waitForJob<IngestResult>(accepted.job_id, { pollMs: 25 });
     assert.equal(job.status, 'succeeded');
     assert.match(job.result.data.ingestion_id, /^ing_/);
     assert.deepEqual(job.result.data.memories, [], 'extract_memories defaults to false');
   });
 
   it('an Idempotency-Key answers the first ingest again without storing twice', async () => {
-    const brain_id = await newBrain('idempotent');
+    const brain_id = await live.newBrain('idempotent');
     const body = { content: FIELD_NOTES, brain_id };
-    const first = await sg.ingest(body, { idempotencyKey: 'fox-notes-1' });
-    const second = await sg.ingest(body, { idempotencyKey: 'fox-notes-1' });
+    const first = await live.sg.ingest(body, { idempotencyKey: 'fox-notes-1' });
+    const second = await live.sg.ingest(body, { idempotencyKey: 'fox-notes-1' });
     assert.deepEqual(second, first);
-    assert.equal((await sg.snapshots.list({ brain_id })).count, first.data.snapshots.length);
-    await assert.rejects(sg.ingest({ ...body, title: 'Other' }, { idempotencyKey: 'fox-notes-1' }), {
+    assert.equal((await live.sg.snapshots.list({ brain_id })).count, first.data.snapshots.length);
+    await assert.rejects(live.sg.ingest({ ...body, title: 'Other' }, { idempotencyKey: 'fox-notes-1' }), {
       status: 409,
     });
   });
 
   it('validation errors name the field', async () => {
-    await assert.rejects(sg.memories.create({ content: '   ' }), (err: unknown) => {
+    await assert.rejects(live.sg.memories.create({ content: '   ' }), (err: unknown) => {
       assert.ok(err instanceof SnapgraphError);
       assert.equal(err.status, 400);
       assert.equal(err.details?.field, 'content');
       return true;
     });
-    await assert.rejects(sg.ingest({ content: 'too short' }), (err: unknown) => {
+    await assert.rejects(live.sg.ingest({ content: 'too short' }), (err: unknown) => {
       assert.ok(err instanceof SnapgraphError);
       assert.equal(err.status, 400);
       assert.equal(err.details?.field, 'content');
       return true;
     });
-    await assert.rejects(sg.memories.promote('mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7'), { status: 404, code: 'NOT_FOUND' });
+    await assert.rejects(live.sg.memories.promote('mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7'), {
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -15,31 +15,28 @@ export class Brains {
   constructor(private readonly http: Transport) {}
 
   async create(body: BrainCreate, options: WriteOptions = {}): Promise<Brain> {
-    const res = await this.http.request<{ data: Brain }>({ method: 'POST', path: '/v1/brains', body, ...options });
-    return res.data;
+    return this.http.data<Brain>({ method: 'POST', path: '/v1/brains', body, ...options });
   }
 
   /** One brain with its snapshot and edge counts. */
   async get(id: string, options: CallOptions = {}): Promise<Brain> {
-    const res = await this.http.request<{ data: Brain }>({
+    return this.http.data<Brain>({
       method: 'GET',
       path: '/v1/brains/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** Renames the brain or turns automatic linking on or off. */
   async update(id: string, body: BrainUpdate, options: CallOptions = {}): Promise<Brain> {
-    const res = await this.http.request<{ data: Brain }>({
+    return this.http.data<Brain>({
       method: 'PUT',
       path: '/v1/brains/{id}',
       params: { id },
       body,
       ...options,
     });
-    return res.data;
   }
 
   list(query: BrainListQuery = {}, options: CallOptions = {}): Promise<BrainPage> {

@@ -23,23 +23,21 @@ export class Captures {
 
   /** Makes the capture a snapshot (linked automatically); it leaves the pending list. */
   async accept(id: string, options: WriteOptions = {}): Promise<Snapshot> {
-    const res = await this.http.request<{ data: Snapshot }>({
+    return this.http.data<Snapshot>({
       method: 'POST',
       path: '/v1/captures/{id}/accept',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** Drops the capture; nothing is stored. */
   async reject(id: string, options: WriteOptions = {}): Promise<{ success: boolean }> {
-    const res = await this.http.request<{ data: { success: boolean } }>({
+    return this.http.data<{ success: boolean }>({
       method: 'POST',
       path: '/v1/captures/{id}/reject',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 }

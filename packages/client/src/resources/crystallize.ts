@@ -32,12 +32,11 @@ export class Crystallize {
 
   /** A run: its status, the snapshots and captures it made, and what it cost. */
   async getRun(runId: string, options: CallOptions = {}): Promise<CrystallizeRun> {
-    const res = await this.http.request<{ data: CrystallizeRun }>({
+    return this.http.data<CrystallizeRun>({
       method: 'GET',
       path: '/v1/crystallize/{run_id}',
       params: { run_id: runId },
       ...options,
     });
-    return res.data;
   }
 }

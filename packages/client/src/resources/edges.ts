@@ -7,30 +7,27 @@ export class Edges {
   constructor(private readonly http: Transport) {}
 
   async create(body: EdgeCreate, options: WriteOptions = {}): Promise<Edge> {
-    const res = await this.http.request<{ data: Edge }>({ method: 'POST', path: '/v1/edges', body, ...options });
-    return res.data;
+    return this.http.data<Edge>({ method: 'POST', path: '/v1/edges', body, ...options });
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Edge> {
-    const res = await this.http.request<{ data: Edge }>({
+    return this.http.data<Edge>({
       method: 'GET',
       path: '/v1/edges/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** Changes `edge_type`, `strength` or `label`; an automatic edge becomes the user's (`origin: manual`). */
   async update(id: string, body: EdgeUpdate, options: CallOptions = {}): Promise<Edge> {
-    const res = await this.http.request<{ data: Edge }>({
+    return this.http.data<Edge>({
       method: 'PUT',
       path: '/v1/edges/{id}',
       params: { id },
       body,
       ...options,
     });
-    return res.data;
   }
 
   /** Removes the edge; both snapshots stay, and the service never re-creates it by itself. */

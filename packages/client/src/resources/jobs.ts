@@ -22,13 +22,12 @@ export class Jobs {
 
   /** The job as it is now: `queued`, `running`, `succeeded` (with `result`) or `failed` (with `error`). */
   async get(id: string, options: CallOptions = {}): Promise<Job> {
-    const res = await this.http.request<{ data: Job }>({
+    return this.http.data<Job>({
       method: 'GET',
       path: '/v1/jobs/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /**

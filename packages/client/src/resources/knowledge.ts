@@ -69,45 +69,41 @@ export class Knowledge {
 
   /** A source with its entries, in the order they were extracted. */
   async getSource(id: string, options: CallOptions = {}): Promise<KnowledgeSourceWithEntries> {
-    const res = await this.http.request<{ data: KnowledgeSourceWithEntries }>({
+    return this.http.data<KnowledgeSourceWithEntries>({
       method: 'GET',
       path: '/v1/specific-knowledge/sources/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** Deletes the source and its entries; snapshots made from it stay. */
   async deleteSource(id: string, options: CallOptions = {}): Promise<{ success: boolean }> {
-    const res = await this.http.request<{ data: { success: boolean } }>({
+    return this.http.data<{ success: boolean }>({
       method: 'DELETE',
       path: '/v1/specific-knowledge/sources/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   async getEntry(id: string, options: CallOptions = {}): Promise<KnowledgeEntry> {
-    const res = await this.http.request<{ data: KnowledgeEntry }>({
+    return this.http.data<KnowledgeEntry>({
       method: 'GET',
       path: '/v1/specific-knowledge/entries/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** Changes `mastery` (0 to 1), `title`, `content` or `domain`. */
   async updateEntry(id: string, body: KnowledgeEntryUpdate, options: CallOptions = {}): Promise<KnowledgeEntry> {
-    const res = await this.http.request<{ data: KnowledgeEntry }>({
+    return this.http.data<KnowledgeEntry>({
       method: 'PUT',
       path: '/v1/specific-knowledge/entries/{id}',
       params: { id },
       body,
       ...options,
     });
-    return res.data;
   }
 }

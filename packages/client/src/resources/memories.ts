@@ -20,57 +20,52 @@ export class Memories {
 
   /** Keeps a memory; `memory_type` defaults to `fact`. */
   async create(body: MemoryCreate, options: WriteOptions = {}): Promise<Memory> {
-    const res = await this.http.request<{ data: Memory }>({
+    return this.http.data<Memory>({
       method: 'POST',
       path: '/v1/memories',
       body,
       ...options,
     });
-    return res.data;
   }
 
   /** The same as `create`, through the `POST /v1/memories/remember` alias. */
   async remember(body: MemoryCreate, options: WriteOptions = {}): Promise<Memory> {
-    const res = await this.http.request<{ data: Memory }>({
+    return this.http.data<Memory>({
       method: 'POST',
       path: '/v1/memories/remember',
       body,
       ...options,
     });
-    return res.data;
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Memory> {
-    const res = await this.http.request<{ data: Memory }>({
+    return this.http.data<Memory>({
       method: 'GET',
       path: '/v1/memories/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** Only the fields sent change; `tags` replaces the tags; `null` clears an optional field. */
   async update(id: string, body: MemoryUpdate, options: CallOptions = {}): Promise<Memory> {
-    const res = await this.http.request<{ data: Memory }>({
+    return this.http.data<Memory>({
       method: 'PUT',
       path: '/v1/memories/{id}',
       params: { id },
       body,
       ...options,
     });
-    return res.data;
   }
 
   /** Deletes the memory; snapshots promoted from it stay. */
   async delete(id: string, options: CallOptions = {}): Promise<{ success: boolean }> {
-    const res = await this.http.request<{ data: { success: boolean } }>({
+    return this.http.data<{ success: boolean }>({
       method: 'DELETE',
       path: '/v1/memories/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** One page, newest first, filtered by `memory_type`, `speaker` or `tag`; `count` is the number of all matches. */
@@ -104,13 +99,12 @@ export class Memories {
    * `auto_link: false`. Promoting it again makes nothing and answers the same snapshots.
    */
   async promote(id: string, body: MemoryPromoteRequest = {}, options: WriteOptions = {}): Promise<MemoryPromoted> {
-    const res = await this.http.request<{ data: MemoryPromoted }>({
+    return this.http.data<MemoryPromoted>({
       method: 'POST',
       path: '/v1/memories/{id}/crystallize',
       params: { id },
       body,
       ...options,
     });
-    return res.data;
   }
 }

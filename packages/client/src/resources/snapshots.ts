@@ -25,46 +25,42 @@ export class Snapshots {
   constructor(private readonly http: Transport) {}
 
   async create(body: SnapshotCreate, options: WriteOptions = {}): Promise<Snapshot> {
-    const res = await this.http.request<{ data: Snapshot }>({
+    return this.http.data<Snapshot>({
       method: 'POST',
       path: '/v1/snapshots',
       body,
       ...options,
     });
-    return res.data;
   }
 
   async get(id: string, options: CallOptions = {}): Promise<Snapshot> {
-    const res = await this.http.request<{ data: Snapshot }>({
+    return this.http.data<Snapshot>({
       method: 'GET',
       path: '/v1/snapshots/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** Only the fields sent change; `tags` replaces the tags; `null` clears an optional field. */
   async update(id: string, body: SnapshotUpdate, options: CallOptions = {}): Promise<Snapshot> {
-    const res = await this.http.request<{ data: Snapshot }>({
+    return this.http.data<Snapshot>({
       method: 'PUT',
       path: '/v1/snapshots/{id}',
       params: { id },
       body,
       ...options,
     });
-    return res.data;
   }
 
   /** Deletes the snapshot and every edge attached to it; irreversible. */
   async delete(id: string, options: CallOptions = {}): Promise<{ success: boolean }> {
-    const res = await this.http.request<{ data: { success: boolean } }>({
+    return this.http.data<{ success: boolean }>({
       method: 'DELETE',
       path: '/v1/snapshots/{id}',
       params: { id },
       ...options,
     });
-    return res.data;
   }
 
   /** One page, newest first; `count` is the number of all matches. */
