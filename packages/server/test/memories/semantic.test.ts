@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { embeddingSettings, vectorsSettled } from '../helpers/embeddings.js';
 import { behave, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
 interface Hit {
   id: string;
@@ -111,5 +111,34 @@ describe('memory search with embeddings', () => {
     const fused = await search({ query: 'comets dust sun' });
     assert.equal(fused.data[0]?.id, made.body.data.id);
     assert.ok((fused.data[0]?.score ?? 1) < 0.95, 'meaning is back');
+  });
+});
+
+describe('memory vectors for memories written before a provider was configured', () => {
+  it('a process started with a provider queues and embeds every memory without a vector', async () => {
+    const provider = await startFakeOpenAI({ dimension: 32 });
+    const first = await startTestApi({ backgroundWork: false });
+    try {
+      const key = await first.newKey();
+      const res = await first.request('POST', '/v1/memories', {
+        key,
+        body: { content: 'Comets shed dust near the sun' },
+      });
+      assert.equal(res.status, 201);
+      await first.app.close();
+      const second = await connectTestApi(first.databasePath, { embeddings: embeddingSettings(provider) });
+      try {
+        await vectorsSettled(second.request, key, key.brainId);
+        const texts = provider.callsTo('embeddings').flatMap((call) => call.body.input as string[]);
+        assert.ok(texts.includes('Comets shed dust near the sun'), JSON.stringify(texts));
+        const found = await second.request('POST', '/v1/memories/search', { key, body: { query: 'comets dust' } });
+        assert.ok(found.body.data[0].score < 0.95, 'meaning is fused into the score');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close().catch(() => undefined);
+      await provider.close();
+    }
   });
 });
