@@ -29,7 +29,7 @@ export async function searchMemories(domain: Domain, principal: Principal, input
   const parsed = parseQuery(query);
   if (isEmptyQuery(parsed)) return { data: [], count: 0, query };
   const search = { brainId, query: parsed, memoryType: input.memory_type };
-  const meaning = domain.semantic ? await meaningOf(domain, brainId, query, 'memory') : {};
+  const meaning = await meaningOf(domain, brainId, query, 'memory');
   if (!meaning.view) {
     const found = await domain.store.memories.search({ ...search, limit: input.limit });
     return { data: scoredByText(found.hits, (hit) => hit.memory), count: found.total, query };
