@@ -232,18 +232,27 @@ describe('GET /v1/snapshots/search', () => {
     assert.deepEqual(ids(await search('q=heron')), [], "the key's default brain holds none of them");
   });
 
-  it('counts and pages past the matches it ranks, ties included, and knows a deep match the graph reaches', async () => {
-    const brain = (await api.request('POST', '/v1/brains', { key, body: { name: 'deep matches' } })).body.data;
-    const lemurs = [];
+  /**
+   * 100 matches, more than a search ranks, in `brainId`: the count, the pages, and the weakest
+   * match brought onto the first page by the graph and counted once.
+   */
+  const deepMatches = async (caller: { api: TestApi; key: TestKey }, brainId: string) => {
+    const call = (method: string, path: string, body?: Record<string, unknown>) =>
+      caller.api.request(method, path, { key: caller.key, ...(body ? { body } : {}) });
     for (let i = 0; i < 100; i++) {
-      lemurs.push(await create({ brain_id: brain.id, name: `Lemur ${i}`, core: `lemur ${'tree '.repeat(i)}` }));
+      const res = await call('POST', '/v1/snapshots', {
+        brain_id: brainId,
+        name: `Lemur ${i}`,
+        core: `lemur ${'tree '.repeat(i)}`,
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
     }
-    const off = (query: string) => search(`q=lemur&brain_id=${brain.id}&graph=false&${query}`);
-    const all = await off('limit=100');
+    const lemurs = (query: string) => call('GET', `/v1/snapshots/search?q=lemur&brain_id=${brainId}&${query}`);
+    const all = await lemurs('graph=false&limit=100');
     assert.equal(all.body.count, 100);
     const pages = [];
     for (let offset = 0; offset < 100; offset += 10) {
-      const page = await off(`limit=10&offset=${offset}`);
+      const page = await lemurs(`graph=false&limit=10&offset=${offset}`);
       assert.equal(page.body.count, 100);
       pages.push(...ids(page));
     }
@@ -251,10 +260,18 @@ describe('GET /v1/snapshots/search', () => {
     // The weakest match, linked strongly from the five best: it enters the first page through
     // the graph, and is counted once, as the text match it is.
     const deepest = ids(all)[99] as string;
-    for (const seed of ids(all).slice(0, 5)) await link(seed, deepest, 'elaborates', 0.9);
-    const on = await search(`q=lemur&brain_id=${brain.id}&limit=5`);
+    for (const seed of ids(all).slice(0, 5)) {
+      const edge = { source_id: seed, target_id: deepest, edge_type: 'elaborates', strength: 0.9 };
+      assert.equal((await call('POST', '/v1/edges', edge)).status, 201);
+    }
+    const on = await lemurs('limit=5');
     assert.ok(ids(on).includes(deepest), JSON.stringify(ids(on)));
     assert.equal(on.body.count, 100);
+  };
+
+  it('counts and pages past the matches it ranks, ties included, and knows a deep match the graph reaches', async () => {
+    const brain = (await api.request('POST', '/v1/brains', { key, body: { name: 'deep matches' } })).body.data;
+    await deepMatches({ api, key }, brain.id);
 
     const twins = [];
     for (let i = 0; i < 40; i++) twins.push(await create({ brain_id: brain.id, name: 'Quokka', core: 'quokka smile' }));
@@ -266,6 +283,20 @@ describe('GET /v1/snapshots/search', () => {
     }
     assert.deepEqual(tiedPages, ids(tied), 'ties broken the same way on every page (newest first)');
     assert.deepEqual(ids(tied), twins.map((t) => t.id).reverse());
+  });
+
+  it('counts deep matches the same way when the database holds one brain (the whole index is its own)', async () => {
+    const alone = await startTestApi();
+    try {
+      const only = await alone.newKey();
+      const first = await alone.request('POST', '/v1/snapshots', {
+        key: only,
+        body: { name: 'First', core: 'nothing' },
+      });
+      await deepMatches({ api: alone, key: only }, first.body.data.brain_id);
+    } finally {
+      await alone.close();
+    }
   });
 
   it("never shows another account's snapshots", async () => {
