@@ -239,6 +239,22 @@ describe('automatic edges', () => {
       }
     });
 
+    it('finds candidates in a brain where every word of the snapshot is in 1,000 others or more', async () => {
+      // Each of the subject's words is common, so only the rarest few are searched with (as in a
+      // brain of a million snapshots); its twin, the shortest text with all of them, comes first.
+      const brain = await newBrain({ name: 'common words' });
+      for (let i = 0; i < 1_010; i++) {
+        await create(brain.id, { name: `Plain ordinary ${i}`, core: `plain ordinary meadow lantern filler${i}` });
+      }
+      const text = { name: 'Plain ordinary', core: 'plain ordinary meadow lantern' };
+      const twin = await create(brain.id, text);
+      const subject = await create(brain.id, text);
+      const res = await api.request('GET', `/v1/snapshots/${subject.id}/suggestions?limit=3`, { key });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const first = res.body.data[0] as { source_id: string; target_id: string };
+      assert.deepEqual([first.source_id, first.target_id].sort(), [subject.id, twin.id].sort());
+    });
+
     it("never suggests another account's snapshots", async () => {
       const stranger = await api.newKey();
       await api.request('POST', '/v1/snapshots', { key: stranger, body: FOX_TOO });

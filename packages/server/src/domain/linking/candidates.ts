@@ -104,8 +104,9 @@ export class CandidateSearch {
  * The words a snapshot's candidates are searched with: its rarest words (store.search's
  * documentFrequencies) that some other snapshot has, at most LINK_RULES.queryWords, name and tag
  * words first among equally rare ones. Words in LINK_RULES.commonAt snapshots or more are left
- * out when any rarer word is left: they match most of a large brain and weigh almost nothing in
- * BM25, yet every match must be ranked (on made-up Zipf text at 100,000 snapshots, the longest
+ * out when any rarer word is left, and only LINK_RULES.commonQueryWords are kept when none is:
+ * they match most of a large brain and weigh almost nothing in BM25, yet every match must be
+ * ranked (on made-up Zipf text at 100,000 snapshots, the longest
  * words instead of the rarest matched most of the brain: 300–600 ms a suggestion).
  *
  * `stored`: whether the snapshot is in the index itself (then a word found once is found in no
@@ -116,16 +117,39 @@ export async function distinctiveQuery(domain: Domain, snapshot: SearchedFields,
   const named = words(`${snapshot.name} ${snapshot.tags.join(' ')}`);
   const rest = words(`${snapshot.one_liner ?? ''} ${snapshot.core}`).filter((word) => !named.includes(word));
   const all = [...named, ...rest];
-  const frequency = await domain.store.search.documentFrequencies(snapshot.brain_id, all, LINK_RULES.commonAt);
-  const df = (word: string) => frequency.get(word) ?? 0;
-  const others = (w: { n: number }) => (stored ? w.n - 1 : w.n);
-  // Words no other snapshot has go last rather than out: the frequencies are cached for a
-  // minute, so a word only just written elsewhere may still count 0 here.
-  const rarest = all
-    .map((word, i) => ({ word, i, n: df(word) }))
-    .sort((a, b) => Number(others(a) <= 0) - Number(others(b) <= 0) || a.n - b.n || a.i - b.i)
-    .slice(0, LINK_RULES.queryWords);
+  const rarestBy = async (cap: number) => {
+    const frequency = await domain.store.search.documentFrequencies(snapshot.brain_id, all, cap);
+    return rarestFirst(all, frequency, stored).slice(0, LINK_RULES.queryWords);
+  };
+  const rarest = await rarestBy(LINK_RULES.commonAt);
   const uncommon = rarest.filter((w) => w.n < LINK_RULES.commonAt);
-  const chosen = uncommon.length > 0 ? uncommon : rarest;
-  return { terms: chosen.map((w) => w.word), prefixes: [], phrases: [] };
+  if (uncommon.length > 0) return termsQuery(uncommon);
+  // Every word is common (a large brain): counted further, the rarest few.
+  return termsQuery((await rarestBy(LINK_RULES.commonCountedTo)).slice(0, LINK_RULES.commonQueryWords));
 }
+
+interface CountedWord {
+  word: string;
+  /** Its place in the snapshot: name and tag words first. */
+  i: number;
+  /** Snapshots that have it, counted up to a cap. */
+  n: number;
+}
+
+/**
+ * The words, rarest first, and among equally rare ones name and tag words first. Words no other
+ * snapshot has go last rather than out: the frequencies are cached for a minute, so a word only
+ * just written elsewhere may still count 0 here.
+ */
+function rarestFirst(words: string[], frequency: Map<string, number>, stored: boolean): CountedWord[] {
+  const others = (w: CountedWord) => (stored ? w.n - 1 : w.n);
+  return words
+    .map((word, i) => ({ word, i, n: frequency.get(word) ?? 0 }))
+    .sort((a, b) => Number(others(a) <= 0) - Number(others(b) <= 0) || a.n - b.n || a.i - b.i);
+}
+
+const termsQuery = (words: CountedWord[]): ParsedQuery => ({
+  terms: words.map((w) => w.word),
+  prefixes: [],
+  phrases: [],
+});
