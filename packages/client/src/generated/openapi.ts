@@ -634,6 +634,11 @@ export interface components {
             created_at: string;
         };
         /**
+         * CaptureDecision
+         * @description No fields: the capture is in the path
+         */
+        CaptureDecision: Record<string, never>;
+        /**
          * CaptureList
          * @description A page of pending captures, newest first
          */
@@ -2990,7 +2995,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No fields: the capture is in the path */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CaptureDecision"];
+            };
+        };
         responses: {
             /** @description Created; `Location` names the new object */
             201: {
@@ -3012,6 +3022,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3030,7 +3042,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No fields: the capture is in the path */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CaptureDecision"];
+            };
+        };
         responses: {
             /** @description Deleted, with every edge attached to it */
             200: {
@@ -3058,6 +3075,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];

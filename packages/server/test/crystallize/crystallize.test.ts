@@ -242,7 +242,17 @@ describe('POST /v1/crystallize with the built-in extractor', () => {
       );
 
       const [first, second] = data.captures;
-      const accepted = await api.request('POST', `/v1/captures/${first.id}/accept`, { key });
+      for (const decision of ['accept', 'reject']) {
+        const strict = await api.request('POST', `/v1/captures/${first.id}/${decision}`, { key, body: { foo: 1 } });
+        assert.equal(strict.status, 400, `${decision}: ${JSON.stringify(strict.body)}`);
+        assert.equal(strict.body.error.details.field, 'foo');
+        const missing = await api.request('POST', `/v1/captures/cap_01M86TSB30A5BG4KNH531A81ZZ/${decision}`, {
+          key,
+          body: { foo: 1 },
+        });
+        assert.equal(missing.status, 400, 'the body is checked before the capture is looked up');
+      }
+      const accepted = await api.request('POST', `/v1/captures/${first.id}/accept`, { key, body: {} });
       assert.equal(accepted.status, 201, JSON.stringify(accepted.body));
       const snapshot = accepted.body.data;
       assert.equal(snapshot.source_type, 'transcript');

@@ -12,8 +12,9 @@ import { registerJobKind } from '../../domain/jobs/index.js';
 import { sendCreated } from '../created.js';
 import { queueJob, wantsAsync } from '../jobs.js';
 import { IdParamsOf } from '../schemas/common.js';
-import { created, responses } from '../schemas/responses.js';
+import { created, noBodyIsEmpty, optionalBody, responses } from '../schemas/responses.js';
 import {
+  CaptureDecisionBody,
   CaptureListEnvelope,
   CaptureListQuery,
   CrystallizeBody,
@@ -103,8 +104,10 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'acceptCapture',
         summary: 'Accept a capture: it becomes a snapshot, linked automatically',
         params: CaptureParams,
-        response: responses({ 201: created(SnapshotEnvelope) }, 400, 404, 409),
+        body: optionalBody(CaptureDecisionBody),
+        response: responses({ 201: created(SnapshotEnvelope) }, 400, 404, 409, 413, 415),
       },
+      preValidation: noBodyIsEmpty,
     },
     async (request, reply) => {
       const snapshot = await acceptCapture(app.domain, request.principal, request.params.id);
@@ -120,8 +123,10 @@ export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'rejectCapture',
         summary: 'Reject a capture: it leaves the pending list',
         params: CaptureParams,
-        response: responses({ 200: SnapshotDeleted }, 400, 404, 409),
+        body: optionalBody(CaptureDecisionBody),
+        response: responses({ 200: SnapshotDeleted }, 400, 404, 409, 413, 415),
       },
+      preValidation: noBodyIsEmpty,
     },
     async (request) => {
       await rejectCapture(app.domain, request.principal, request.params.id);

@@ -11,7 +11,7 @@ import {
 } from '../../domain/memories/index.js';
 import { sendCreated } from '../created.js';
 import { IdParamsOf } from '../schemas/common.js';
-import { created, optionalBody, responses } from '../schemas/responses.js';
+import { created, noBodyIsEmpty, optionalBody, responses } from '../schemas/responses.js';
 import {
   MemoryCreateBody,
   MemoryEnvelope,
@@ -148,10 +148,7 @@ export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           502,
         ),
       },
-      // The body is optional: no body is the same as {}.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      preValidation: noBodyIsEmpty,
     },
     async (request, reply) => {
       const result = await promoteMemory(app.domain, request.principal, request.params.id, request.body);

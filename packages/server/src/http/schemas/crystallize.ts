@@ -140,3 +140,9 @@ export const CaptureListEnvelope = Type.Object(
   },
   { title: 'CaptureList', description: 'A page of pending captures, newest first' },
 );
+
+/** Accepting or rejecting a capture takes no options: a body, if sent, must be `{}`. */
+export const CaptureDecisionBody = Type.Object(
+  {},
+  { additionalProperties: false, title: 'CaptureDecision', description: 'No fields: the capture is in the path' },
+);

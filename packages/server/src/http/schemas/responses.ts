@@ -59,3 +59,8 @@ export { ERROR_RESPONSES };
  * `requestBody.required: false`. Adds nothing to validation.
  */
 export const optionalBody = <T extends TSchema>(schema: T): T => ({ ...schema, [OPTIONAL_BODY]: true });
+
+/** A route's preValidation hook for an optionalBody: no body is validated as `{}`. */
+export const noBodyIsEmpty = async (request: { body: unknown }): Promise<void> => {
+  request.body ??= {};
+};
