@@ -84,6 +84,8 @@ describe('automatic edges', () => {
         [{ name: '   ' }, 'name'],
         [{ colour: 'red' }, 'colour'],
         [{ id: 'brain_other', auto_link: true }, 'id'],
+        // Counts are set by the service (and ignored when sent back): alone, nothing to update.
+        [{ snapshot_count: 3 }, 'snapshot_count'],
       ] as const) {
         const res = await put(body);
         assert.equal(res.status, 400, JSON.stringify(res.body));
@@ -236,6 +238,9 @@ describe('automatic edges', () => {
           s.source_id === subject.id ? s.target_id : s.source_id,
         );
         assert.deepEqual(others.sort(), expected.sort(), `${count} alike`);
+        const page = await api.request('GET', `/v1/snapshots/${subject.id}/suggestions?limit=3`, { key });
+        assert.equal(page.body.data.length, 3);
+        assert.equal(page.body.count, expected.length, 'count is every suggestion, not the page');
       }
     });
 

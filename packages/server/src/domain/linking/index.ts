@@ -110,14 +110,16 @@ export async function suggestLinks(
   principal: Principal,
   snapshotId: string,
   options: { limit: number; edge_type?: EdgeType | undefined },
-): Promise<Proposal[]> {
+): Promise<{ data: Proposal[]; count: number }> {
   const snapshot = await domain.store.getSnapshot(principal.accountId, snapshotId);
   if (!snapshot) throw notFound('snapshot');
-  return proposeLinks(domain, snapshot, {
+  // Every suggestion is judged anyway (a few dozen candidates): `count` is all of them (DESIGN 1.3).
+  const all = await proposeLinks(domain, snapshot, {
     minScore: LINK_RULES.suggestMinScore,
-    limit: options.limit,
+    limit: Number.POSITIVE_INFINITY,
     edgeType: options.edge_type,
   });
+  return { data: all.slice(0, options.limit), count: all.length };
 }
 
 function autoEdge(p: Proposal, brainId: string, now: number): Edge {

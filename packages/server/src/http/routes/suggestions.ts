@@ -18,8 +18,7 @@ export const suggestionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const data = await suggestLinks(app.domain, request.principal, request.params.id, request.query);
-      return { data, count: data.length };
+      return suggestLinks(app.domain, request.principal, request.params.id, request.query);
     },
   );
 };
