@@ -1,5 +1,5 @@
 import { isoTime } from '../clock.js';
-import { AppError, notFound } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { BrainWithCounts, Page, PageOf, Principal } from '../model.js';
 import type { Domain } from './context.js';
@@ -67,7 +67,9 @@ export async function updateBrain(
   const updated = await domain.store.updateBrain(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, BRAIN_READ_ONLY_FIELDS);
     if (name === undefined && patch.auto_link === undefined) {
-      throw new AppError('BAD_REQUEST', 'nothing to update: send name or auto_link');
+      // Only fields the service sets (the counts are ignored, as they move): name the first.
+      const field = Object.keys(patch)[0] ?? 'body';
+      throw validationError([{ field, reason: 'is set by the service: nothing to update (send name or auto_link)' }]);
     }
     return {
       ...current,
