@@ -129,12 +129,14 @@ describe('GET /v1/snapshots/search', () => {
       assert.equal(explained.edges[0].snapshot_id, evidence.id);
       assert.equal(explained.edges[0].edge_type, 'supports');
       assert.equal(explained.semantic, null);
-      assert.match(explained.note, /no embedding provider/);
+      assert.equal(explained.note, 'no embedding provider is configured: ranked by text and graph only');
       const off = await search('q=walrus%20sleep&graph=false&explain=true');
       const offBacked = off.body.data.find((r: { id: string }) => r.id === backed.id);
       const offTwin = off.body.data.find((r: { id: string }) => r.id === twin.id);
       assert.equal(offBacked.score, offTwin.score, 'without the graph the twins tie');
       assert.equal(offBacked.explain.graph, null);
+      assert.equal(offBacked.explain.method, 'text');
+      assert.equal(offBacked.explain.note, 'no embedding provider is configured: ranked by text only');
     });
 
     it('ranks the newer end of evolved_from above the older, and brings the newer in', async () => {

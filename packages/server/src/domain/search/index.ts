@@ -182,7 +182,7 @@ export async function searchSnapshots(
 /** The query's meaning view, or why there is none (explain says which). */
 export interface Meaning {
   view?: MeaningView;
-  note?: string;
+  missing?: string;
 }
 
 /** How the query relates by meaning to the brain's snapshots (or memories), when it can be known. */
@@ -192,13 +192,12 @@ export async function meaningOf(
   query: string,
   kind: VectorKind = 'snapshot',
 ): Promise<Meaning> {
-  const without = kind === 'snapshot' ? 'text and graph' : 'text';
-  if (!domain.semantic) return { note: `no embedding provider is configured: ranked by ${without} only` };
+  if (!domain.semantic) return { missing: 'no embedding provider is configured' };
   try {
     return { view: await domain.semantic.view(brainId, query, kind) };
   } catch {
     // Search answers without meaning rather than fail while the provider is away.
-    return { note: `the embedding provider did not answer: ranked by ${without} only` };
+    return { missing: 'the embedding provider did not answer' };
   }
 }
 
@@ -300,9 +299,10 @@ function contradictedBy(id: string, contradictions: Contradiction[]): SearchResu
 
 function explanation(c: Candidate, graph: boolean, meaning: Meaning): Explanation {
   const method = `text${meaning.view ? '+semantic' : ''}${graph ? '+graph' : ''}`;
+  const rankedBy = graph ? 'text and graph' : 'text';
   const notes = [];
-  if (meaning.note) notes.push(meaning.note);
-  else if (c.semantic === undefined) notes.push('this snapshot has no vector yet: ranked by text and graph');
+  if (meaning.missing) notes.push(`${meaning.missing}: ranked by ${rankedBy} only`);
+  else if (c.semantic === undefined) notes.push(`this snapshot has no vector yet: ranked by ${rankedBy}`);
   if (c.superseded) notes.push(`placed just below ${c.superseded}, its newer version (evolved_from)`);
   return {
     method,
