@@ -72,13 +72,18 @@ describe('snapgraph export and import (CLI)', () => {
     const file = join(workspace.dir, 'brain.jsonl');
     await writeSyntheticExport(file, { snapshots: 10 });
     const lines = readFileSync(file, 'utf8').split('\n');
-    lines[3] = lines[3]!.replace('"type":"Model"', '"type":"Opinion"');
+    // Line 4 has two problems; it still counts as one bad line.
+    const fourth = JSON.parse(lines[3]!);
+    fourth.data.type = 'Opinion';
+    delete fourth.data.name;
+    lines[3] = JSON.stringify(fourth);
     lines[13] = lines[13]!.slice(0, 30);
     const bad = join(workspace.dir, 'bad.jsonl');
     writeFileSync(bad, lines.slice(0, -5).join('\n'));
     const result = await runCli(workspace.databasePath, ['import', bad]);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, new RegExp(`^${bad}:4: snapshot: type must be one of: Belief, Model`, 'm'));
+    assert.match(result.stderr, new RegExp(`^${bad}:4: snapshot: name `, 'm'));
     assert.match(result.stderr, new RegExp(`^${bad}:14: not valid JSON`, 'm'));
     assert.match(result.stderr, /:\d+: the file ends without its end line/);
     assert.match(result.stderr, /^snapgraph: the file has 3 bad line\(s\); nothing was imported$/m);

@@ -48,7 +48,9 @@ export interface ImportResult {
 /** The file has problems; nothing was imported. */
 export class ImportRejected extends AppError {
   constructor(readonly problems: LineProblem[]) {
-    super('BAD_REQUEST', `the file has ${problems.length} bad line(s); nothing was imported`, {
+    // A line can have several problems (each is listed); the message counts lines.
+    const lines = new Set(problems.map((p) => p.line)).size;
+    super('BAD_REQUEST', `the file has ${lines} bad line(s); nothing was imported`, {
       errors: problems.slice(0, 1000).map((p) => ({ field: `line ${p.line}`, reason: p.reason })),
     });
   }
