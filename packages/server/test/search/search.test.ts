@@ -107,6 +107,17 @@ describe('GET /v1/snapshots/search', () => {
     assert.ok(ids(await search('q=running')).includes(runs.id));
     const learning = await create({ name: 'Learnability', core: 'Learnability of xylophone playing' });
     assert.ok(ids(await search('q=learnab*')).includes(learning.id));
+    // A prefix longer than the stem of the words it begins ("optimization" is indexed as
+    // "optim") still finds them, and widens no further than stemming does: not to other words
+    // that merely start like the stem ("optics", "cachet", "genes", "runts").
+    const begun = await create({ name: 'Mole notes', core: 'Quokka optimization; caching generalizations' });
+    const shorter = await create({ name: 'Mole notes', core: 'Quokka optics; cachet, genes and runts' });
+    for (const prefix of ['optimiz*', 'cachi*', 'generaliz*', 'runn*']) {
+      const found = ids(await search(`q=${encodeURIComponent(prefix)}`));
+      const expected = prefix === 'runn*' ? runs.id : begun.id;
+      assert.ok(found.includes(expected), `${prefix} finds the words it begins`);
+      assert.ok(!found.includes(shorter.id), `${prefix} stays within the words it begins`);
+    }
     const scattered = await create({ name: 'Kiwi notes', core: 'vector of words about the kiwi and the parrot cage' });
     const phrase = await create({ name: 'Kiwi notes', core: 'the parrot cage vector of words about a kiwi' });
     const res = await search(`q=${encodeURIComponent('"parrot cage vector"')}`);

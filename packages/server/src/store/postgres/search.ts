@@ -12,6 +12,8 @@ import type {
   TextMatches,
 } from '../search-store.js';
 import { snapshotJson } from './snapshot-json.js';
+import { porter2 } from './porter2.js';
+import { prefixStemsFor } from '../prefix-stems.js';
 
 /**
  * ts_rank's weights for the tsvector's labels {D, C, B, A}: name and tags (A) count 2.5× the
@@ -28,13 +30,17 @@ const RELEVANCE = `(SELECT sum(p.idf * ts_rank('${POSTGRES_LABEL_WEIGHTS}', s.se
 /** Document frequencies are read once a minute per brain and part, not on every search. */
 const FREQUENCY_TTL_MS = 60_000;
 
+/** The 'english' configuration stems with Snowball's English stemmer, which is Porter2. */
+const prefixMisses = prefixStemsFor(porter2);
+
 /** Each part of a query as to_tsquery text: its words are letters and digits only (parseQuery). */
 export function tsqueryParts(query: ParsedQuery): string[] {
-  return [
+  const parts = new Set([
     ...query.terms,
-    ...query.prefixes.map((p) => `${p}:*`),
+    ...query.prefixes.flatMap((p) => [`${p}:*`, ...prefixMisses(p)]),
     ...query.phrases.map((words) => `(${words.join(' <-> ')})`),
-  ];
+  ]);
+  return [...parts];
 }
 
 // $1 brain, $2 the parts' tsquery texts, $3 type or null, $4 tag or null, $5 the parts' IDFs.

@@ -10,6 +10,8 @@ import type {
   SearchStore,
 } from '../search-store.js';
 import type { SqliteDatabase } from './open-database.js';
+import { stemmer } from 'stemmer';
+import { prefixStemsFor } from '../prefix-stems.js';
 import { lazyStatements } from './lazy-statement.js';
 import { snapshotJson } from './snapshot-json.js';
 
@@ -50,6 +52,8 @@ const inScopeClause = (scope: SearchScope) =>
   ].join(' AND ');
 const shapeOf = (scope: SearchScope) =>
   `${scope.type === undefined ? '' : 'type'}+${scope.tag === undefined ? '' : 'tag'}`;
+/** FTS5's porter tokenizer is Porter's original algorithm, as the `stemmer` package. */
+const prefixMisses = prefixStemsFor(stemmer);
 const quoted = (words: string[]) => `"${words.join(' ')}"`;
 
 /**
@@ -57,13 +61,13 @@ const quoted = (words: string[]) => `"${words.join(' ')}"`;
  * (letters and digits only, from parseQuery), so user text is never FTS5 syntax.
  */
 export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | undefined {
-  const parts = [
+  const parts = new Set([
     ...query.terms.map((t) => quoted([t])),
-    ...query.prefixes.map((p) => `${quoted([p])}*`),
+    ...query.prefixes.flatMap((p) => [`${quoted([p])}*`, ...prefixMisses(p).map((s) => quoted([s]))]),
     ...query.phrases.map(quoted),
-  ];
-  if (parts.length === 0) return undefined;
-  const words = `(${parts.join(' OR ')})`;
+  ]);
+  if (parts.size === 0) return undefined;
+  const words = `(${[...parts].join(' OR ')})`;
   if (scope.tag === undefined) return words;
   // A pre-filter on the tag's words; the exact tag is checked on the row (HAS_TAG).
   const tagWords = scope.tag.toLowerCase().match(/[\p{L}\p{N}]+/gu);
