@@ -10,6 +10,7 @@ import {
   type NodeAttributes,
   type SnapGraph,
 } from './build.js';
+import { CameraPreview, PREVIEW_FROM_NODES } from './camera-preview.js';
 import { DIMMED_COLOUR, HIGHLIGHT_COLOUR } from './style.js';
 
 /** How long ForceAtlas2 runs in its worker after a graph loads; a larger graph gets longer. */
@@ -31,6 +32,7 @@ export class GraphView {
   private highlighted = new Set<string>();
   private selected = '';
   private focus: Set<string> | undefined;
+  private readonly preview: CameraPreview<NodeAttributes, EdgeAttributes> | undefined;
 
   constructor(graph: SnapGraph, container: HTMLElement) {
     this.graph = graph;
@@ -47,6 +49,8 @@ export class GraphView {
       nodeReducer: (node, data) => this.reduceNode(node, data),
       edgeReducer: (edge, data) => this.reduceEdge(edge, data),
     });
+    // A small graph is drawn in a frame even without a GPU: it moves as drawn.
+    if (graph.order >= PREVIEW_FROM_NODES) this.preview = new CameraPreview(this.renderer);
   }
 
   on(event: 'clickNode', listener: (node: string) => void): void;
@@ -129,6 +133,7 @@ export class GraphView {
 
   kill(): void {
     this.stopLayout();
+    this.preview?.kill();
     this.renderer.kill();
   }
 
