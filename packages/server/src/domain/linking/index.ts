@@ -24,6 +24,7 @@ export async function linkSnapshots(domain: Domain, accountId: string, snapshots
     const proposals = await proposeLinks(domain, snapshot, {
       minScore: LINK_RULES.autoMinScore,
       limit: LINK_RULES.autoMaxPerSnapshot,
+      classify: true,
     });
     const now = domain.clock.now();
     const edges = proposals.map((p) => autoEdge(p, snapshot.brain_id, now));
@@ -118,6 +119,7 @@ export async function suggestLinks(
     minScore: LINK_RULES.suggestMinScore,
     limit: Number.POSITIVE_INFINITY,
     edgeType: options.edge_type,
+    classify: true,
   });
   return { data: all.slice(0, options.limit), count: all.length };
 }

@@ -1,6 +1,7 @@
 import type { EdgeType, Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { CandidateSearch, sideOf, type Side } from './candidates.js';
+import { classifyProposals } from './classify.js';
 import { LINK_RULES } from './rules.js';
 
 /** An edge the service would make, with its score and the reason in words. */
@@ -16,7 +17,8 @@ export interface Proposal {
 /**
  * The edges the rules (rules.ts) would make between `snapshot` and other snapshots of its
  * brain, best first, leaving out any snapshot already linked to it and any (pair, type) the
- * user deleted.
+ * user deleted. With `classify` and an LLM provider, the model types the best of them
+ * (classify.ts).
  */
 export async function proposeLinks(
   domain: Domain,
@@ -31,6 +33,8 @@ export async function proposeLinks(
     search?: CandidateSearch | undefined;
     /** The snapshot as the rules compare it, when the caller has worked it out already. */
     side?: Side | undefined;
+    /** Let the LLM, when one is configured, classify the best candidates. */
+    classify?: boolean;
   },
 ): Promise<Proposal[]> {
   const stored = options.stored ?? true;
@@ -50,17 +54,24 @@ export async function proposeLinks(
   const tombstoned = new Set(around.tombstoned.map((t) => `${t.other_id} ${t.edge_type}`));
   const own = options.side ?? sideOf(snapshot);
 
-  const proposals: Proposal[] = [];
+  let proposals: Proposal[] = [];
   for (const id of others) {
     const other = sides.get(id);
     if (other === undefined) continue;
     const proposal = judge(own, other, meaning.get(id));
-    if (proposal.score < options.minScore) continue;
-    if (options.edgeType !== undefined && proposal.edge_type !== options.edgeType) continue;
-    if (tombstoned.has(`${other.id} ${proposal.edge_type}`)) continue;
-    proposals.push(proposal);
+    if (proposal.score >= options.minScore) proposals.push(proposal);
   }
-  return proposals.sort((a, b) => b.score - a.score || a.target_id.localeCompare(b.target_id)).slice(0, options.limit);
+  proposals.sort((a, b) => b.score - a.score || a.target_id.localeCompare(b.target_id));
+  if (options.classify && domain.llm) {
+    // Without an answer (the provider down, slow or confused), the rules' proposals stand:
+    // linking never waits on, or fails with, the LLM.
+    proposals = await classifyProposals(domain.llm, own, proposals, sides).catch(() => proposals);
+  }
+  const otherOf = (p: Proposal) => (p.source_id === snapshot.id ? p.target_id : p.source_id);
+  return proposals
+    .filter((p) => options.edgeType === undefined || p.edge_type === options.edgeType)
+    .filter((p) => !tombstoned.has(`${otherOf(p)} ${p.edge_type}`))
+    .slice(0, options.limit);
 }
 
 /** The score, type and reason of an edge between `own` and `other` (rules.ts). */
