@@ -109,6 +109,12 @@ const panel = new SnapshotPanel(ui.panel, {
     await select(state.selected);
     showCounts();
   },
+  rejectSuggestion: async ({ source_id, target_id, edge_type, strength }) => {
+    // docs/auto-edges.md: a suggestion made and deleted is never suggested or auto-made again.
+    const edge = await api().edges.create({ source_id, target_id, edge_type, strength });
+    await api().edges.delete(edge.id);
+    say('Suggestion rejected: it will not be suggested again.');
+  },
   fail: (err) => say(describeError(err), true),
 });
 

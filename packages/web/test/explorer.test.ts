@@ -192,6 +192,13 @@ describe('web explorer in Chromium', { skip }, () => {
   });
 
   test('accept a suggestion, follow an evolved_from chain, delete with confirmation', async () => {
+    // A snapshot like "Compounding habits", to reject as its suggestion (deleted at the end).
+    const interest = (
+      await call('POST', '/v1/snapshots', {
+        name: 'Habits like interest',
+        core: 'Small consistent habits compound into large results like interest over years',
+      })
+    ).data.id;
     const { page, context } = await browser.newPage();
     await signIn(page);
     await graphLoaded(page);
@@ -217,6 +224,20 @@ describe('web explorer in Chromium', { skip }, () => {
     await page.getByRole('alert').filter({ hasText: 'created' }).waitFor();
     const between = (await call('GET', `/v1/edges?snapshot_id=${ids.small}`)).data;
     assert.ok(between.some((e: any) => [e.source_id, e.target_id].includes(ids.compound)));
+
+    // Reject another: no edge is left, and it is never suggested again (a tombstone).
+    await panel.getByRole('button', { name: 'Show suggestions' }).click();
+    const rejected = panel
+      .getByRole('list', { name: 'Suggestions' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Habits like interest' });
+    await rejected.getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('alert').filter({ hasText: 'rejected' }).waitFor();
+    await rejected.waitFor({ state: 'detached' });
+    assert.deepEqual((await call('GET', `/v1/edges?snapshot_id=${interest}`)).data, []);
+    const again = (await call('GET', `/v1/snapshots/${ids.compound}/suggestions`)).data;
+    assert.ok(!again.some((s: any) => [s.source_id, s.target_id].includes(interest)), JSON.stringify(again));
+    await call('DELETE', `/v1/snapshots/${interest}`);
 
     await page.getByRole('searchbox', { name: 'Search' }).fill('grind');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');

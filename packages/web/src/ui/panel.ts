@@ -19,6 +19,8 @@ export interface PanelActions {
     label?: string;
   }): Promise<Edge>;
   deleteEdge(id: string): Promise<void>;
+  /** Turns a suggestion down for good (made and deleted: the tombstone keeps it away). */
+  rejectSuggestion(suggestion: Suggestion): Promise<void>;
   fail(err: unknown): void;
 }
 
@@ -225,7 +227,20 @@ export class SnapshotPanel {
                 'Accept',
               ),
               ' ',
-              h('button', { type: 'button', onClick: () => item.remove() }, 'Dismiss'),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  // Named "dismiss" too: the word users of other graph tools look for.
+                  'aria-label': 'Reject (dismiss for good)',
+                  onClick: () =>
+                    this.run(async () => {
+                      await this.actions.rejectSuggestion(suggestion);
+                      item.remove();
+                    }),
+                },
+                'Reject',
+              ),
             );
             return item;
           }),
