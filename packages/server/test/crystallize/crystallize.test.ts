@@ -279,6 +279,20 @@ describe('POST /v1/crystallize with the built-in extractor', () => {
       assert.ok(!left.body.data.some((c: { id: string }) => c.id === first.id || c.id === second.id));
     });
 
+    it('the same text crystallized twice for review proposes nothing the second time', async () => {
+      const brainId = await newBrain();
+      const first = await run({ text: NOTES, brain_id: brainId, review: true });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const pending = first.body.data.captures.length;
+      assert.ok(pending >= 2);
+      const second = await run({ text: NOTES, brain_id: brainId, review: true });
+      assert.equal(second.status, 201, JSON.stringify(second.body));
+      assert.deepEqual(second.body.data.captures, []);
+      assert.equal(second.body.meta.finalCount, 0);
+      const listed = await api.request('GET', `/v1/captures?brain_id=${brainId}`, { key });
+      assert.equal(listed.body.count, pending);
+    });
+
     it('pages the pending captures by offset and by cursor, newest first', async () => {
       const brainId = await newBrain();
       const res = await run({ text: NOTES, brain_id: brainId, review: true });

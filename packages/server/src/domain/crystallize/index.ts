@@ -20,7 +20,7 @@ import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { newSnapshot } from '../snapshots.js';
 import { extractInsights } from './extract.js';
 import { cleanProposal } from './proposal.js';
-import { dropKnown, mergeNearDuplicates } from './synthesize.js';
+import { dropKnown, dropPending, mergeNearDuplicates } from './synthesize.js';
 
 export { cleanProposal, clip, type RawProposal } from './proposal.js';
 export { dropKnown, mergeNearDuplicates } from './synthesize.js';
@@ -69,7 +69,10 @@ export async function crystallize(
   // One search of the brain per insight, for the near-duplicate check and the linker both.
   const search = new CandidateSearch(domain, brainId);
   const found = await proposeFromText(domain, brainId, text, { ...options, search });
-  const { proposals: final, usage: extractUsage, counts } = found;
+  const { usage: extractUsage, counts } = found;
+  // For review, what is already pending is known too.
+  const final = input.review ? await dropPending(domain, brainId, found.proposals) : found.proposals;
+  counts.finalCount = final.length;
 
   options.progress?.({ phase: 'crystallize', done: 0, total: final.length });
   const now = domain.clock.now();

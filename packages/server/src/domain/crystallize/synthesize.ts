@@ -60,3 +60,29 @@ export async function dropKnown(
   );
   return proposals.filter((_, i) => !known[i]);
 }
+
+/** Pending captures a review run compares its insights with (the newest, when there are more). */
+const PENDING_COMPARED = 5_000;
+
+/**
+ * For a review run: the insights that near-duplicate none of the brain's pending captures, so
+ * that crystallizing the same text twice for review proposes nothing the second time, as it
+ * makes nothing the second time without review.
+ */
+export async function dropPending(
+  domain: Domain,
+  brainId: string,
+  proposals: ProposedSnapshot[],
+): Promise<ProposedSnapshot[]> {
+  if (proposals.length === 0) return proposals;
+  const pending: Set<string>[] = [];
+  for (let offset = 0; offset < PENDING_COMPARED; offset += 100) {
+    const page = await domain.store.knowledge.listPendingCaptures(brainId, { limit: 100, offset, after: undefined });
+    pending.push(...page.rows.map((capture) => wordsOf(capture.snapshot)));
+    if (page.rows.length < 100) break;
+  }
+  return proposals.filter((proposal) => {
+    const words = wordsOf(proposal);
+    return !pending.some((other) => wordCosine(other, words) >= NEAR_DUPLICATE);
+  });
+}
