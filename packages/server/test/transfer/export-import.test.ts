@@ -82,6 +82,8 @@ describe('GET /v1/brains/:id/export and import', () => {
     assert.equal(anonymous.status, 401);
     const badFormat = await source.request('GET', `/v1/brains/${key.brainId}/export?format=csv`, { key });
     assert.equal(badFormat.status, 400);
+    assert.equal(badFormat.body.error.details.field, 'format');
+    assert.match(badFormat.body.error.message, /jsonl, graphml/);
   });
 
   it('round trip: export → import into an empty database → export gives the same file, and the same reads', async () => {

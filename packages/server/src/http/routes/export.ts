@@ -14,11 +14,9 @@ import { responses } from '../schemas/responses.js';
 
 const ExportQuery = Type.Object(
   {
+    // An enum, not a union of literals: a wrong value's 400 then lists the allowed ones.
     format: Type.Optional(
-      Type.Union(
-        EXPORT_FORMATS.map((f) => Type.Literal(f)),
-        { default: 'jsonl', description: 'jsonl (NDJSON, the default) or graphml' },
-      ),
+      Type.Enum([...EXPORT_FORMATS], { default: 'jsonl', description: 'jsonl (NDJSON, the default) or graphml' }),
     ),
   },
   { additionalProperties: false },
