@@ -180,7 +180,8 @@ export function toolBehaviour(client: () => Client) {
     assert.equal(outgoing.neighbours[0].snapshot.name, 'Spaced repetition');
 
     const suggested = await call(client(), 'suggest_links', { id: leaves[0].id, limit: 3 });
-    assert.equal(suggested.count, suggested.suggestions.length);
+    // count is every suggestion, the list the best `limit` of them.
+    assert.equal(suggested.suggestions.length, Math.min(3, suggested.count));
     for (const s of suggested.suggestions) {
       assert.match(s.other.name, /^Review habit \d$/);
       assert.equal(typeof s.reason, 'string');
@@ -288,6 +289,7 @@ export function toolBehaviour(client: () => Client) {
 
     const found = await call(client(), 'search_knowledge', { query: 'Feynman', limit: 5 });
     assert.ok(found.count >= 1, JSON.stringify(found));
+    assert.equal(found.next_cursor, found.count > 5 ? '5' : null);
     const hit = found.results[0];
     assert.equal(hit.source_id, source.source_id);
     assert.equal(typeof hit.excerpt, 'string');
@@ -335,6 +337,25 @@ export function toolBehaviour(client: () => Client) {
       'tags',
     ]);
     assert.equal(hit.speaker, 'Ana');
+    // Paged by cursor, one at a time, to the end: every match once, in the order of one page.
+    for (const content of ['A bug report needs the steps', 'Bug triage happens on Mondays']) {
+      await call(client(), 'remember', { content });
+    }
+    const whole = await call(client(), 'recall', { query: 'bug', limit: 50 });
+    assert.equal(whole.next_cursor, null);
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call(client(), 'recall', { query: 'bug', limit: 1, ...(cursor ? { cursor } : {}) });
+      assert.equal(page.count, whole.count);
+      walked.push(...page.results.map((r: { id: string }) => r.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    assert.deepEqual(
+      walked,
+      whole.results.map((r: { id: string }) => r.id),
+    );
+    assert.ok(walked.length >= 3);
     const openedMemory = (await call(client(), 'open_memory', { id: hit.id })).memory;
     assert.deepEqual(openedMemory, kept);
 

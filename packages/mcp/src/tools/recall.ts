@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { run } from '../answer.js';
+import { nextCursor, offsetFrom, rankedFetch, RANKED_WINDOW } from '../ranked-pages.js';
 import { firstLine } from '../summaries.js';
-import { BrainId, MemoryType, PageSize } from '../vocabulary.js';
+import { BrainId, Cursor, MemoryType, PageSize } from '../vocabulary.js';
 import type { RegisterTool } from './context.js';
 
 export const registerRecall: RegisterTool = ({ server, client }) => {
@@ -11,22 +12,28 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
       title: 'Recall memories',
       description:
         'Find memories (facts, decisions, preferences… kept with remember) by words, best first. ' +
-        'Returns ids, types, speakers, the start of each memory, the snapshot it was promoted to (if any) and its score. For beliefs and principles use search_snapshots.',
+        'Returns ids, types, speakers, the start of each memory, the snapshot it was promoted to (if any) and its score, with next_cursor when more results exist (the best 100 can be paged). For beliefs and principles use search_snapshots.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('What to look for'),
         memory_type: MemoryType.optional(),
         brain_id: BrainId('Brain to search'),
         limit: PageSize(10, 50),
+        cursor: Cursor,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, memory_type, brain_id, limit }, extra) =>
+    ({ query, memory_type, brain_id, limit, cursor }, extra) =>
       run(async () => {
-        const found = await client.memories.search({ query, memory_type, brain_id, limit }, { signal: extra.signal });
+        const offset = offsetFrom(cursor, 'recall');
+        const found = await client.memories.search(
+          { query, memory_type, brain_id, limit: rankedFetch(offset, limit) },
+          { signal: extra.signal },
+        );
+        const page = found.data.slice(offset, offset + limit);
         return {
           query: found.query,
           count: found.count,
-          results: found.data.map((m) => ({
+          results: page.map((m) => ({
             id: m.id,
             memory_type: m.memory_type,
             speaker: m.speaker,
@@ -35,6 +42,7 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
             promoted_to: m.promoted_to,
             score: Number(m.similarity),
           })),
+          next_cursor: nextCursor(offset, page.length, found.count, RANKED_WINDOW),
         };
       }),
   );

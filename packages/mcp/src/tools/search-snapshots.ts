@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { run } from '../answer.js';
+import { nextCursor, offsetFrom } from '../ranked-pages.js';
 import { oneLiner } from '../summaries.js';
 import { Cursor, PageSize, SnapshotType } from '../vocabulary.js';
 import type { RegisterTool } from './context.js';
@@ -25,14 +26,11 @@ export const registerSearchSnapshots: RegisterTool = ({ server, client }) => {
     },
     ({ query, type, tag, brain_id, limit, cursor }, extra) =>
       run(async () => {
-        const offset = cursor === undefined || cursor === '' ? 0 : Number(cursor);
-        if (!Number.isInteger(offset) || offset < 0)
-          throw new TypeError('cursor must be a next_cursor from search_snapshots');
+        const offset = offsetFrom(cursor, 'search_snapshots');
         const page = await client.snapshots.search(
           { q: query, type, tag, brain_id, limit, offset },
           { signal: extra.signal },
         );
-        const next = offset + page.data.length;
         return {
           query: page.query,
           count: page.count,
@@ -46,7 +44,7 @@ export const registerSearchSnapshots: RegisterTool = ({ server, client }) => {
               ? { contradicted_by: r.contradicted_by.map((c) => ({ id: c.snapshot_id, name: c.name })) }
               : {}),
           })),
-          next_cursor: next < page.count && page.data.length > 0 ? String(next) : null,
+          next_cursor: nextCursor(offset, page.data.length, page.count),
         };
       }),
   );

@@ -1,0 +1,22 @@
+/**
+ * Paging a ranked answer by cursor. The cursor is the offset of the next result, as a string:
+ * search_snapshots passes it to the search API's `offset`; memory and knowledge search have no
+ * offset, only the best 100, so recall and search_knowledge ask for the best `offset + limit`
+ * and answer the part past `offset` (RANKED_WINDOW is the furthest they page).
+ */
+export const RANKED_WINDOW = 100;
+
+export function offsetFrom(cursor: string | undefined, tool: string): number {
+  const offset = cursor === undefined || cursor === '' ? 0 : Number(cursor);
+  if (!Number.isInteger(offset) || offset < 0) throw new TypeError(`cursor must be a next_cursor from ${tool}`);
+  return offset;
+}
+
+/** The next page's cursor, or null after the last result (of `count`, or of what can be paged). */
+export function nextCursor(offset: number, returned: number, count: number, window = Number.POSITIVE_INFINITY) {
+  const next = offset + returned;
+  return returned > 0 && next < Math.min(count, window) ? String(next) : null;
+}
+
+/** The best `offset + limit` to ask for, within the window. */
+export const rankedFetch = (offset: number, limit: number) => Math.min(RANKED_WINDOW, offset + limit);
