@@ -37,14 +37,19 @@ describe('web explorer: moving a big graph', { skip }, () => {
     await api?.close();
   });
 
-  /** Each of sigma's canvases in the graph region, with its layer class and CSS transform. */
-  const layers = (page: Page) =>
-    page.evaluate(() =>
-      [...document.querySelectorAll<HTMLCanvasElement>('#graph canvas')].map((c) => ({
-        layer: c.className,
-        transform: c.style.transform,
-      })),
-    );
+  /**
+   * Records every transform set on sigma's canvases from now on, with the layer's class: on a
+   * loaded machine a preview may be drawn over (the camera rested) before the test looks.
+   */
+  const recordTransforms = (page: Page) =>
+    page.evaluate(`{
+      window.transforms_ = [];
+      new MutationObserver((records) => {
+        for (const r of records) window.transforms_.push({ layer: r.target.className, transform: r.target.style.transform });
+      }).observe(document.querySelector('#graph'), { subtree: true, attributes: true, attributeFilter: ['style'] });
+    }`);
+  const recorded = (page: Page) =>
+    page.evaluate(() => (window as any).transforms_ as { layer: string; transform: string }[]);
   const translation = (transform: string) => {
     const match = /translate\((-?[\d.]+)px, (-?[\d.]+)px\) scale\(([\d.]+)\)/.exec(transform);
     assert.ok(match, `a translate and scale: ${transform}`);
@@ -61,41 +66,41 @@ describe('web explorer: moving a big graph', { skip }, () => {
     assert.equal(await region.getAttribute('data-nodes'), String(PREVIEW_FROM_NODES));
     await page.locator('section[aria-label="Graph"][data-layout="done"]').waitFor({ timeout: 60_000 });
 
+    await recordTransforms(page);
     const box = (await page.locator('#graph').boundingBox())!;
     const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
     await page.mouse.move(x, y);
     await page.mouse.down();
     for (let step = 1; step <= 10; step++) await page.mouse.move(x + step * 12, y + step * 5);
-    const moving = await layers(page);
-    assert.ok(moving.length >= 3, JSON.stringify(moving));
+    const moving = (await recorded(page)).filter((r) => r.transform !== '');
+    assert.ok(moving.length >= 1, 'the layers were moved');
     for (const { layer, transform } of moving) {
-      if (layer.includes('mouse')) assert.equal(transform, '', 'the layer that reads the pointer stays put');
-      else {
-        // Moved as the pointer was (12 px right, 5 down a step), by the steps since the graph was
-        // last drawn: on a busy machine a pause in the drag may have drawn it on the way.
-        const t = translation(transform);
-        assert.ok(t.x >= 11 && t.x <= 121 && Math.abs(t.y - (t.x * 5) / 12) <= 1, `${layer} follows: ${transform}`);
-        assert.equal(t.scale, 1);
-      }
+      assert.ok(!layer.includes('mouse'), 'the layer that reads the pointer stays put');
+      // Moved as the pointer was (12 px right, 5 down a step), by the steps since the graph was
+      // last drawn: on a busy machine a pause in the drag may have drawn it on the way.
+      const t = translation(transform);
+      assert.ok(t.x >= 11 && t.x <= 121 && Math.abs(t.y - (t.x * 5) / 12) <= 1, `${layer} follows: ${transform}`);
+      assert.equal(t.scale, 1);
     }
     await page.mouse.up();
     await page.waitForFunction(
       () => [...document.querySelectorAll<HTMLCanvasElement>('#graph canvas')].every((c) => c.style.transform === ''),
       undefined,
-      { timeout: 5_000 },
+      { timeout: 15_000 },
     );
 
     // A wheel notch zooms: the picture scales while the camera moves, then is drawn in place.
+    await recordTransforms(page);
     await page.mouse.wheel(0, -100);
     await page.waitForFunction(
-      () => /scale\((?!1\))/.test(document.querySelector<HTMLCanvasElement>('#graph canvas')?.style.transform ?? ''),
+      () => ((window as any).transforms_ as { transform: string }[]).some((r) => /scale\((?!1\))/.test(r.transform)),
       undefined,
-      { timeout: 5_000 },
+      { timeout: 10_000 },
     );
     await page.waitForFunction(
       () => [...document.querySelectorAll<HTMLCanvasElement>('#graph canvas')].every((c) => c.style.transform === ''),
       undefined,
-      { timeout: 5_000 },
+      { timeout: 15_000 },
     );
     await context.close();
   });
