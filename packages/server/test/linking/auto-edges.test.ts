@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connectTestApi, startTestApi, type ApiResponse, type TestApi, type TestKey } from '../helpers/harness.js';
+import { linkingSettled } from '../helpers/linking.js';
 
 type Request = (method: string, url: string, options?: { key?: TestKey; body?: unknown }) => Promise<ApiResponse>;
-
-/** Polls the brain until its queued auto-link work is done (the worker runs off the request path). */
-async function linkingSettled(request: Request, key: TestKey, brainId: string): Promise<void> {
-  for (;;) {
-    const res = await request('GET', `/v1/brains/${brainId}`, { key });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    if (res.body.data.pending_work.auto_link === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const edgesOf = async (request: Request, key: TestKey, brainId: string) => {
   const res = await request('GET', `/v1/edges?brain_id=${brainId}&limit=200`, { key });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { behave, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+import { linkingSettled } from '../helpers/linking.js';
 
 const CLAIM = {
   name: 'Arctic fox winter coat',
@@ -102,11 +103,7 @@ describe('automatic edges classified by an LLM', () => {
     const brain = await newBrain({ name: 'typed auto', auto_link: true });
     const claim = await create(brain.id, CLAIM);
     const study = await create(brain.id, STUDY);
-    for (;;) {
-      const res = await api.request('GET', `/v1/brains/${brain.id}`, { key });
-      if (res.body.data.pending_work.auto_link === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await linkingSettled(api.request, key, brain.id);
     const edges = (await api.request('GET', `/v1/edges?brain_id=${brain.id}`, { key })).body.data;
     assert.equal(edges.length, 1, JSON.stringify(edges));
     assert.equal(edges[0].source_id, study.id);

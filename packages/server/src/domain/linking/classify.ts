@@ -95,4 +95,5 @@ export async function classifyProposals(
   return classified;
 }
 
-const otherEnd = (p: Proposal, subjectId: string) => (p.source_id === subjectId ? p.target_id : p.source_id);
+/** The end of a proposed edge that is not the subject. */
+export const otherEnd = (p: Proposal, subjectId: string) => (p.source_id === subjectId ? p.target_id : p.source_id);

@@ -1,7 +1,7 @@
 import type { EdgeType, Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { CandidateSearch, sideOf, type Side } from './candidates.js';
-import { classifyProposals } from './classify.js';
+import { classifyProposals, otherEnd } from './classify.js';
 import { LINK_RULES } from './rules.js';
 
 /** An edge the service would make, with its score and the reason in words. */
@@ -67,10 +67,9 @@ export async function proposeLinks(
     // linking never waits on, or fails with, the LLM.
     proposals = await classifyProposals(domain.llm, own, proposals, sides).catch(() => proposals);
   }
-  const otherOf = (p: Proposal) => (p.source_id === snapshot.id ? p.target_id : p.source_id);
   return proposals
     .filter((p) => options.edgeType === undefined || p.edge_type === options.edgeType)
-    .filter((p) => !tombstoned.has(`${otherOf(p)} ${p.edge_type}`))
+    .filter((p) => !tombstoned.has(`${otherEnd(p, snapshot.id)} ${p.edge_type}`))
     .slice(0, options.limit);
 }
 
