@@ -236,10 +236,9 @@ async function openBrain(brainId: string): Promise<void> {
     ui.progress.hidden = true;
   }
   const drawing = performance.now();
-  view = new GraphView(graph, ui.graph);
+  view = new GraphView(graph, ui.graph, state.filters);
   view.on('clickNode', (node) => void select(node));
   view.on('clickStage', () => void select(''));
-  view.setFilters(state.filters);
   ui.region.dataset.layout = 'running';
   view.startLayout(() => (ui.region.dataset.layout = 'done'));
   renderLegend(ui.legend, state.filters, tagsByUse(graph), applyFilters);

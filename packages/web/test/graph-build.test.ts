@@ -9,11 +9,12 @@ import {
   edgePasses,
   evolvedFromChain,
   NO_FILTERS,
+  placeByBreadth,
   sizeByDegree,
   tagsByUse,
 } from '../src/graph/build.js';
 import { loadBrainGraph, type LoadProgress } from '../src/graph/load.js';
-import { EDGE_COLOURS, NODE_COLOURS, edgeSize } from '../src/graph/style.js';
+import { EDGE_COLOURS, EDGE_TYPES, NODE_COLOURS, SNAPSHOT_TYPES, edgeSize } from '../src/graph/style.js';
 import { readViewState, writeViewState } from '../src/view-state.js';
 
 const snapshot = (id: string, type = 'Belief', tags: string[] = []): Snapshot =>
@@ -124,31 +125,109 @@ test('the view state round-trips through the URL and never holds a key', () => {
   assert.equal(readViewState('?min=7').filters.minStrength, 1);
 });
 
-test('loading walks snapshots and edges at once, and keeps edges whose ends arrive later', async () => {
-  // Edge pages come back before the snapshot pages they point into, as they can when both
-  // lists are walked at the same time.
+test('loading walks every snapshot type and edge type at once, and keeps edges whose ends arrive later', async () => {
+  // Edge pages come back before the snapshot pages they point into, as they can when the lists
+  // are walked at the same time.
   const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+  const snapshotsByType: Record<string, string[][]> = { Belief: [['a', 'b'], ['c']], Rule: [['d']] };
+  const edgesByType: Record<string, Edge[][]> = {
+    supports: [[edge('e1', 'a', 'c', 'supports')], [edge('e3', 'd', 'a', 'supports')]],
+    contradicts: [[edge('e2', 'c', 'b', 'contradicts')]],
+  };
+  const asked: string[] = [];
   const client = {
     snapshots: {
-      async *pages() {
-        for (const ids of [['a', 'b'], ['c']]) {
+      async *pages(query: { brain_id: string; type: string; limit: number }) {
+        asked.push(`snapshots ${query.brain_id} ${query.type} ${query.limit}`);
+        for (const ids of snapshotsByType[query.type] ?? [[]]) {
           await tick();
           await tick();
-          yield { data: ids.map((id) => snapshot(id)) };
+          yield { data: ids.map((id) => snapshot(id, query.type)) };
         }
       },
     },
     edges: {
-      async *pages() {
-        yield { data: [edge('e1', 'a', 'c', 'supports')], total: 2 };
-        yield { data: [edge('e2', 'c', 'b', 'contradicts')], total: 2 };
+      async *pages(query: { brain_id: string; edge_type: string; limit: number }) {
+        asked.push(`edges ${query.brain_id} ${query.edge_type} ${query.limit}`);
+        const pages = edgesByType[query.edge_type] ?? [[]];
+        const total = pages.flat().length;
+        for (const data of pages) yield { data, total };
       },
     },
   } as unknown as SnapgraphClient;
   const seen: LoadProgress[] = [];
   const graph = await loadBrainGraph(client, 'brain', (p) => seen.push({ ...p }));
-  assert.equal(graph.order, 3);
-  assert.deepEqual(graph.edges().sort(), ['e1', 'e2']);
-  assert.ok(graph.getNodeAttribute('c', 'size') > graph.getNodeAttribute('a', 'size'), 'sizes follow degree');
-  assert.deepEqual(seen.at(-1), { snapshots: 3, edges: 2, edgesTotal: 2 });
+  assert.deepEqual(
+    asked.sort(),
+    [...EDGE_TYPES.map((t) => `edges brain ${t} 200`), ...SNAPSHOT_TYPES.map((t) => `snapshots brain ${t} 100`)].sort(),
+  );
+  assert.deepEqual(graph.nodes().sort(), ['a', 'b', 'c', 'd']);
+  assert.equal(graph.getNodeAttribute('d', 'snapshotType'), 'Rule');
+  assert.deepEqual(graph.edges().sort(), ['e1', 'e2', 'e3']);
+  assert.ok(graph.getNodeAttribute('a', 'size') > graph.getNodeAttribute('b', 'size'), 'sizes follow degree');
+  assert.deepEqual(seen.at(-1), { snapshots: 4, edges: 3, edgesTotal: 3 });
+  assert.ok(
+    seen.filter((p) => p.edgesTotal !== undefined).every((p) => p.edgesTotal === 3),
+    'the total is said only once every edge type has said its own',
+  );
+});
+
+test('a failing walk stops the others and its error is the one thrown', async () => {
+  const stopped: string[] = [];
+  const failure = new Error('429');
+  const client = {
+    snapshots: {
+      async *pages(query: { type: string }, options: { signal: AbortSignal }) {
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          if (options.signal.aborted) {
+            stopped.push(query.type);
+            throw options.signal.reason;
+          }
+          yield { data: [] as Snapshot[] };
+        }
+      },
+    },
+    edges: {
+      async *pages(query: { edge_type: string }) {
+        if (query.edge_type === 'related_to') throw failure;
+        yield { data: [] as Edge[], total: 0 };
+      },
+    },
+  } as unknown as SnapgraphClient;
+  await assert.rejects(
+    loadBrainGraph(client, 'brain', () => {}),
+    (err) => err === failure,
+  );
+  assert.deepEqual(stopped.sort(), [...SNAPSHOT_TYPES].sort(), 'every snapshot walk stopped');
+});
+
+test('linked snapshots start near each other: nodes are placed breadth-first along a spiral', () => {
+  // A ring of 400 snapshots, each linked to the next two, as a chain of work often is.
+  const graph = createGraph();
+  const ids = Array.from({ length: 400 }, (_, i) => `s${i}`);
+  // Listed in an order that has nothing to do with the links.
+  addSnapshots(
+    graph,
+    ids.map((_, i) => snapshot(ids[(i * 7) % 400] as string)),
+  );
+  const links = ids.flatMap((id, i) =>
+    [1, 2].map((step) => edge(`${id}-${step}`, id, ids[(i + step) % 400] as string, 'supports')),
+  );
+  addEdges(graph, links);
+  const length = (e: string) => {
+    const a = graph.getNodeAttributes(graph.source(e));
+    const b = graph.getNodeAttributes(graph.target(e));
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  };
+  const meanLength = () => graph.edges().reduce((sum, e) => sum + length(e), 0) / graph.size;
+  const before = meanLength();
+  placeByBreadth(graph);
+  const after = meanLength();
+  const xs = graph.mapNodes((_n, a) => a.x);
+  const spread = Math.max(...xs) - Math.min(...xs);
+  assert.ok(after < before / 3, `edges got shorter: ${before.toFixed(0)} -> ${after.toFixed(0)}`);
+  assert.ok(after < spread / 5, `an edge is short against the picture (${after.toFixed(0)} of ${spread.toFixed(0)})`);
+  const positions = graph.mapNodes((_n, a) => `${a.x.toFixed(3)},${a.y.toFixed(3)}`);
+  assert.equal(new Set(positions).size, 400, 'no two nodes share a spot');
 });

@@ -36,7 +36,8 @@ export function createGraph(): SnapGraph {
 
 /**
  * Adds or refreshes snapshots. New nodes start on a circle (a spread the layout can work from;
- * ForceAtlas2 cannot separate nodes that start on the same point).
+ * ForceAtlas2 cannot separate nodes that start on the same point); a whole brain, once its edges
+ * are in, is placed again by placeByBreadth.
  */
 export function addSnapshots(graph: SnapGraph, snapshots: readonly Snapshot[]): void {
   for (const snapshot of snapshots) {
@@ -162,4 +163,38 @@ export function tagsByUse(graph: SnapGraph): string[] {
     for (const tag of attributes.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   });
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([tag]) => tag);
+}
+
+/**
+ * Places every node along one outward spiral in breadth-first order, each component from its
+ * best-connected node: linked snapshots start near each other, so the layout begins from a
+ * picture with short edges instead of one where every edge crosses the graph. That also makes the
+ * first frame cheaper without a GPU, where SwiftShader's time grows with the edges' lengths: at
+ * 10,000 snapshots and 30,000 edges it fell from 2.6–2.8 s to 2.0–2.2 s (docs/performance.md).
+ */
+export function placeByBreadth(graph: SnapGraph): void {
+  const byDegree = graph.nodes().sort((a, b) => graph.degree(b) - graph.degree(a));
+  const placed = new Set<string>();
+  let i = 0;
+  const place = (node: string) => {
+    placed.add(node);
+    // An Archimedean spiral of even density: consecutive points, and neighbouring turns, are
+    // the same distance apart.
+    const radius = 10 * Math.sqrt(i + 1);
+    const angle = Math.sqrt(4 * Math.PI * (i + 1));
+    graph.mergeNodeAttributes(node, { x: radius * Math.cos(angle), y: radius * Math.sin(angle) });
+    i++;
+  };
+  for (const root of byDegree) {
+    if (placed.has(root)) continue;
+    place(root);
+    const queue = [root];
+    for (let head = 0; head < queue.length; head++) {
+      graph.forEachNeighbor(queue[head] as string, (neighbour) => {
+        if (placed.has(neighbour)) return;
+        place(neighbour);
+        queue.push(neighbour);
+      });
+    }
+  }
 }

@@ -34,8 +34,15 @@ export class GraphView {
   private focus: Set<string> | undefined;
   private readonly preview: CameraPreview<NodeAttributes, EdgeAttributes> | undefined;
 
-  constructor(graph: SnapGraph, container: HTMLElement) {
+  /**
+   * `filters` apply from the first frame: sigma draws in its constructor, and a first draw of a big
+   * graph is the costliest there is without a GPU (SwiftShader fills every edge at its starting,
+   * longest length), so a second one for the filters doubled it: 2.3 s more to the first full
+   * render at 10,000 snapshots and 30,000 edges (docs/performance.md).
+   */
+  constructor(graph: SnapGraph, container: HTMLElement, filters: Filters = NO_FILTERS) {
     this.graph = graph;
+    this.filters = filters;
     this.renderer = new Sigma(graph, container, {
       defaultEdgeType: 'arrow',
       // Labels: sigma keeps at most a few per grid cell, the biggest (highest-degree) nodes first,
