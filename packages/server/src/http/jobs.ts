@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { resolveBrainId } from '../domain/brains.js';
 import { enqueueJob } from '../domain/jobs/index.js';
 
 /**
@@ -18,7 +19,8 @@ export function wantsAsync(request: FastifyRequest): boolean {
 /**
  * Queues the request's work as a job of `kind` and answers 202 `{ data: { job_id, status } }`
  * with `Location` under the prefix the request came through (`/v1/jobs/job_…`). Call it after
- * Fastify validated the body: a body that fails validation is answered 400 and never queued.
+ * Fastify validated the body: a body that fails validation is answered 400, and one naming a
+ * brain that is not the caller's 404, and neither is queued.
  */
 export async function queueJob(
   app: FastifyInstance,
@@ -27,6 +29,9 @@ export async function queueJob(
   kind: string,
   input: unknown,
 ): Promise<FastifyReply> {
+  // A brain the caller cannot use is a 404 now, as the synchronous request's would be, not a
+  // job accepted only to fail: every job's body names its brain as `brain_id`.
+  await resolveBrainId(app.domain, request.principal, (input as { brain_id?: string }).brain_id);
   const id = await enqueueJob(app.domain, request.principal, kind, input, request.id);
   const prefix = request.url.startsWith('/api/') ? '/api/v1' : '/v1';
   return reply

@@ -58,6 +58,25 @@ describe('crystallize and ingestion as jobs', () => {
     assert.equal(ingest.status, 400, 'content is required for manual');
   });
 
+  it("answers a brain that is not the caller's at once with 404, never queued", async () => {
+    const other = await api.newKey();
+    const theirs = await api.request('POST', '/v1/brains', { key: other, body: { name: 'theirs' } });
+    const brains = ['brn_00000000000000000000000000', theirs.body.data.id];
+    const routes: [string, Record<string, unknown>][] = [
+      ['/v1/crystallize', { text: NOTES }],
+      ['/v1/specific-knowledge/ingest', { source_type: 'manual', title: 'x', content: NOTES }],
+      ['/v1/ingest', { content: NOTES }],
+    ];
+    for (const brain_id of brains) {
+      for (const [path, body] of routes) {
+        const res = await api.request('POST', path, { key, headers: ASYNC, body: { ...body, brain_id } });
+        assert.equal(res.status, 404, `${path} ${brain_id}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.error.code, 'NOT_FOUND');
+        assert.equal(res.headers.location, undefined, 'no job to follow');
+      }
+    }
+  });
+
   it('POST /v1/specific-knowledge/ingest: 202, then the source and its entries', async () => {
     const queued = await api.request('POST', '/api/v1/specific-knowledge/ingest', {
       key,
