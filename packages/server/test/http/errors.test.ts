@@ -440,6 +440,23 @@ describe('errors', () => {
         code: 'PAYLOAD_TOO_LARGE',
         send: () => send('PUT', unknownSnap(), { rawBody: jsonOfSize(ONE_MIB + 1), headers: json }),
       },
+      // 413 before 415: a body too large is refused for its size whatever its type.
+      {
+        name: 'POST a body over 1 MiB as text/plain',
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        send: () =>
+          send('POST', '/v1/snapshots', {
+            rawBody: jsonOfSize(ONE_MIB + 1),
+            headers: { 'content-type': 'text/plain' },
+          }),
+      },
+      {
+        name: 'PUT an unknown snapshot with a body over 1 MiB and no content type',
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        send: () => send('PUT', unknownSnap(), { rawBody: jsonOfSize(ONE_MIB + 1) }),
+      },
       {
         name: 'PUT an unknown edge with strength 5',
         status: 400,
