@@ -178,8 +178,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerIdempotency(app);
   const accessLog = new AccessLog(app.log, logStream, metrics?.observeRequest);
   registerAccessLog(app, accessLog);
-  if (metrics) registerMetrics(app, metrics);
   const routes = trackRoutes(app);
+  // After trackRoutes: POST /metrics is a 405 with Allow, as on every other path.
+  if (metrics) registerMetrics(app, metrics);
 
   await registerOpenApi(app, VERSION);
   await app.register(healthRoutes);

@@ -65,6 +65,14 @@ describe('GET /metrics', () => {
     assert.equal(sample(next, 'snapgraph_http_requests_total', { method: 'GET', route: '/metrics', status: '200' }), 1);
   });
 
+  it('answers another method with 405 and Allow, as every path does', async () => {
+    const api = await start({ metrics: true, backgroundWork: false });
+    const response = await api.request('POST', '/metrics');
+    assert.equal(response.status, 405);
+    assert.equal(response.body.error.code, 'METHOD_NOT_ALLOWED');
+    assert.match(String(response.headers.allow), /\bGET\b/);
+  });
+
   it('counts rate-limit refusals by group', async () => {
     const api = await start({ metrics: true, rateLimits: true, clock: manualClock(), backgroundWork: false });
     const key = await api.newKey({ plan: 'free' });
