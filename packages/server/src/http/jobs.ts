@@ -19,8 +19,8 @@ export function wantsAsync(request: FastifyRequest): boolean {
 /**
  * Queues the request's work as a job of `kind` and answers 202 `{ data: { job_id, status } }`
  * with `Location` under the prefix the request came through (`/v1/jobs/job_…`). Call it after
- * Fastify validated the body: a body that fails validation is answered 400, and one naming a
- * brain that is not the caller's 404, and neither is queued.
+ * Fastify validated the body: a body that fails validation is answered 400, one naming a brain
+ * that is not the caller's 404, one `checkBeforeWork` refuses with its error, and none is queued.
  */
 export async function queueJob(
   app: FastifyInstance,
@@ -28,10 +28,13 @@ export async function queueJob(
   reply: FastifyReply,
   kind: string,
   input: unknown,
+  /** What else the synchronous request would refuse before any work (a 422), after the brain. */
+  checkBeforeWork?: () => void,
 ): Promise<FastifyReply> {
   // A brain the caller cannot use is a 404 now, as the synchronous request's would be, not a
   // job accepted only to fail: every job's body names its brain as `brain_id`.
   await resolveBrainId(app.domain, request.principal, (input as { brain_id?: string }).brain_id);
+  checkBeforeWork?.();
   const id = await enqueueJob(app.domain, request.principal, kind, input, request.id);
   const prefix = request.url.startsWith('/api/') ? '/api/v1' : '/v1';
   return reply

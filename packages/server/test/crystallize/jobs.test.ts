@@ -61,7 +61,7 @@ describe('crystallize and ingestion as jobs', () => {
   it("answers a brain that is not the caller's at once with 404, never queued", async () => {
     const other = await api.newKey();
     const theirs = await api.request('POST', '/v1/brains', { key: other, body: { name: 'theirs' } });
-    const brains = ['brn_00000000000000000000000000', theirs.body.data.id];
+    const brains = ['brain_00000000000000000000000000', theirs.body.data.id];
     const routes: [string, Record<string, unknown>][] = [
       ['/v1/crystallize', { text: NOTES }],
       ['/v1/specific-knowledge/ingest', { source_type: 'manual', title: 'x', content: NOTES }],
@@ -75,6 +75,25 @@ describe('crystallize and ingestion as jobs', () => {
         assert.equal(res.headers.location, undefined, 'no job to follow');
       }
     }
+  });
+
+  it('a knowledge ingest that cannot be done here (no content, no LLM) is a 422 at once, never queued', async () => {
+    const res = await api.request('POST', '/v1/specific-knowledge/ingest', {
+      key,
+      headers: ASYNC,
+      body: { source_type: 'book', title: 'Thinking in Systems' },
+    });
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'UNPROCESSABLE');
+    assert.equal(res.body.error.details.field, 'content');
+    assert.equal(res.headers.location, undefined, 'no job to follow');
+    // 404 before 422: a foreign brain is named first.
+    const foreign = await api.request('POST', '/v1/specific-knowledge/ingest', {
+      key,
+      headers: ASYNC,
+      body: { source_type: 'book', title: 'x', brain_id: 'brain_00000000000000000000000000' },
+    });
+    assert.equal(foreign.status, 404);
   });
 
   it('POST /v1/specific-knowledge/ingest: 202, then the source and its entries', async () => {

@@ -76,6 +76,19 @@ export function checkIngestBody(input: Pick<KnowledgeIngestInput, 'source_type' 
 }
 
 /**
+ * A 422 when the work cannot be done here: no content, and no LLM to learn the source from its
+ * title. Known before any work starts, so an async request is refused at once too.
+ */
+export function checkIngestable(domain: Domain, input: Pick<KnowledgeIngestInput, 'source_type' | 'content'>): void {
+  if (input.content?.trim() || domain.llm) return;
+  throw new AppError(
+    'UNPROCESSABLE',
+    `content is required: without an LLM configured the service cannot learn a ${input.source_type} from its title, and it fetches nothing from the network`,
+    { field: 'content', reason: WITHOUT_LLM, errors: [{ field: 'content', reason: WITHOUT_LLM }] },
+  );
+}
+
+/**
  * POST /v1/specific-knowledge/ingest (DESIGN 4.6): a source's entries, and snapshots made from
  * them (those the brain does not already hold), linked automatically; all in one transaction.
  * The service never fetches anything: without content, only an LLM can work, from the title.
@@ -89,13 +102,7 @@ export async function ingestKnowledge(
   checkIngestBody(input);
   const content = input.content?.trim() || undefined;
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
-  if (content === undefined && !domain.llm) {
-    throw new AppError(
-      'UNPROCESSABLE',
-      `content is required: without an LLM configured the service cannot learn a ${input.source_type} from its title, and it fetches nothing from the network`,
-      { field: 'content', reason: WITHOUT_LLM, errors: [{ field: 'content', reason: WITHOUT_LLM }] },
-    );
-  }
+  checkIngestable(domain, input);
   const title = input.title.trim();
   const author = input.author?.trim() || null;
   const domainName = input.domain?.trim() || null;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageBody } from '../json-text.js';
 import {
+  checkIngestable,
   checkIngestBody,
   deleteSource,
   getEntry,
@@ -65,7 +66,9 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       if (wantsAsync(request)) {
         checkIngestBody(request.body);
-        return queueJob(app, request, reply, 'knowledge.ingest', request.body);
+        return queueJob(app, request, reply, 'knowledge.ingest', request.body, () =>
+          checkIngestable(app.domain, request.body),
+        );
       }
       const result = await ingestKnowledge(app.domain, request.principal, request.body);
       return reply
