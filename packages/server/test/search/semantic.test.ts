@@ -70,6 +70,21 @@ describe('search with embeddings', () => {
     assert.match(byMeaning.reason, /^similar meaning \(cosine 0\.\d\d\)/);
   });
 
+  it('a provider that fails its start-up probe is reported unavailable by /readyz at once', async () => {
+    const down = await startFakeOpenAI({ dimension: 64 });
+    down.setDefault('embeddings', behave.status(500));
+    const starting = await startTestApi({ embeddings: settings(down, 500) });
+    try {
+      const ready = await starting.app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(ready.statusCode, 200);
+      assert.equal(ready.json().status, 'degraded');
+      assert.equal(ready.json().checks.embeddings, 'unavailable');
+    } finally {
+      await starting.close();
+      await down.close();
+    }
+  });
+
   it('keeps every write and every search working while the provider fails, and catches up after', async () => {
     provider.setDefault('embeddings', behave.status(500));
     const made = await create({ name: 'Glacier melt', core: 'Glaciers melt faster every decade' });

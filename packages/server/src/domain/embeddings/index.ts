@@ -92,14 +92,19 @@ export async function startSemanticSearch(
   log: FastifyBaseLogger,
 ): Promise<SemanticIndex> {
   let provider;
+  let probed = true;
   try {
     provider = await probeEmbeddingProvider(settings);
   } catch (err) {
     log.warn({ err }, 'embedding provider: start-up probe failed; vectors will be computed when it answers');
     provider = createEmbeddingProvider(settings);
+    probed = false;
   }
   await domain.store.work.setFlag('embeddings', true);
   const queued = await domain.store.vectors.queueMissingEmbeddings(provider.model);
   if (queued > 0) log.info({ queued, model: provider.model }, 'embedding provider: snapshots queued for vectors');
-  return new SemanticIndex(provider, domain.store.vectors, () => domain.clock.now());
+  const index = new SemanticIndex(provider, domain.store.vectors, () => domain.clock.now());
+  // /readyz says so from the start, not only after the next call fails again.
+  if (!probed) index.providerState = 'unavailable';
+  return index;
 }
