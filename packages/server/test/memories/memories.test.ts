@@ -193,6 +193,11 @@ describe('memories', () => {
         (await list('?tag=b')).data.map((m) => m.content),
         ['five', 'four', 'two'],
       );
+      assert.deepEqual(
+        (await list('?tag=%20b%20')).data.map((m) => m.content),
+        ['five', 'four', 'two'],
+        'the filter is trimmed, as stored tags are',
+      );
       const both = await list('?tag=b&speaker=Ada&memory_type=fact');
       assert.deepEqual(
         both.data.map((m) => m.content),

@@ -242,6 +242,12 @@ describe('GET /v1/snapshots/search', () => {
     const birds = await search(`q=heron&brain_id=${brain.id}&tag=birds&limit=100`);
     assert.deepEqual(new Set(ids(birds)), new Set(made.slice(0, 3).map((m) => m.id)));
     assert.equal(birds.body.count, 3);
+    // Stored tags are trimmed, and so is the filter; a blank one is a 400, as a blank q is.
+    const padded = await search(`q=heron&brain_id=${brain.id}&tag=%20birds%20&limit=100`);
+    assert.deepEqual(ids(padded), ids(birds));
+    const blank = await search(`q=heron&brain_id=${brain.id}&tag=%20%20`);
+    assert.equal(blank.status, 400);
+    assert.equal(blank.body.error.details.field, 'tag');
     assert.deepEqual(ids(await search('q=heron')), [], "the key's default brain holds none of them");
   });
 

@@ -63,7 +63,7 @@ export async function listMemories(
     brainId,
     memoryType: query.memory_type,
     speaker: query.speaker,
-    tag: query.tag,
+    tag: query.tag?.trim(), // stored tags are trimmed
     ...page,
   });
   return { ...pageResult(found.rows, query.limit), total: found.total };

@@ -88,7 +88,8 @@ export async function searchSnapshots(
   const brainId = await resolveBrainId(domain, principal, request.brain_id);
   const parsed = parseQuery(query);
   if (isEmptyQuery(parsed)) return { results: [], count: 0, query };
-  const scope: SearchScope = { brainId, type: request.type, tag: request.tag };
+  // Stored tags are trimmed, so the filter is too (` winter ` finds `winter`).
+  const scope: SearchScope = { brainId, type: request.type, tag: request.tag?.trim() };
   const search = domain.store.search;
 
   const wanted = request.offset + request.limit;

@@ -96,7 +96,7 @@ export const MemoryListQuery = Type.Object({
   speaker: Type.Optional(
     Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Only memories of this speaker' }),
   ),
-  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only memories with this tag' })),
+  tag: Type.Optional(TrimmedText(1, 64, 'Only memories with this tag (trimmed, as stored tags are)')),
   limit: PageLimit(100),
   offset: PageOffset,
   cursor: PageCursor,
