@@ -62,6 +62,17 @@ describe('Idempotency-Key on POST', () => {
     assert.equal(await snapshotsNamed(key, 'Order'), 1);
   });
 
+  it('counts POST /v1/memories/remember as POST /v1/memories, the same route under its alias', async () => {
+    const body = { content: 'Remembered once, under either name' };
+    const first = await api.request('POST', '/v1/memories/remember', { key, body, headers: withKey('alias') });
+    assert.equal(first.status, 201);
+    const again = await api.request('POST', '/api/v1/memories', { key, body, headers: withKey('alias') });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.deepEqual(again.body, first.body);
+    const listed = await api.request('GET', '/v1/memories?limit=100', { key });
+    assert.equal(listed.body.data.filter((m: { content: string }) => m.content === body.content).length, 1);
+  });
+
   it('answers 409 CONFLICT naming the header when the key comes with another body or path', async () => {
     await api.request('POST', '/v1/snapshots', { key, body: snapshotBody({ name: 'A' }), headers: withKey('reused') });
     const otherBody = await api.request('POST', '/v1/snapshots', {

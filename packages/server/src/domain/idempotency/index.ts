@@ -41,12 +41,12 @@ export function checkIdempotencyKey(value: string | string[]): string {
 }
 
 /**
- * What makes two requests the same request: method, path (either API prefix) and query, and
- * the body's content — parsed JSON with its keys sorted, so the order of fields and the
- * spacing do not matter, but every value does.
+ * What makes two requests the same request: method, path (either API prefix, and either name of
+ * a route that has two) and query, and the body's content — parsed JSON with its keys sorted, so
+ * the order of fields and the spacing do not matter, but every value does.
  */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  const path = url.replace(/^\/api\/v1\//, '/v1/');
+  const path = url.replace(/^\/api\/v1\//, '/v1/').replace(/^\/v1\/memories\/remember(?=$|\?)/, '/v1/memories');
   return createHash('sha256')
     .update(`${method} ${path}\n${body === undefined ? '' : stringify(body)}`)
     .digest('base64url');
