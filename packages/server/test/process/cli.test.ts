@@ -93,8 +93,9 @@ describe('snapgraph CLI against a running server', () => {
     assert.ok(line.includes(key.key.slice(0, 7)), `keys list does not show the key's prefix:\n${line}`);
 
     const rows = await listKeysJson(workspace.databasePath);
-    const row = rows.find((r) => r.id === key.key_id || r.key_id === key.key_id);
-    assert.ok(row, `keys list --json does not include ${key.key_id}`);
+    const row = rows.find((r) => r.key_id === key.key_id);
+    assert.ok(row, `keys list --json does not include ${key.key_id} as key_id (the name keys create gives it)`);
+    assert.equal(row.id, key.key_id);
     assert.equal(typeof row.prefix, 'string');
     const prefix = row.prefix as string;
     assert.ok(key.key.startsWith(prefix) && prefix.length >= 7, `prefix ${prefix} is not a prefix of the key`);
@@ -141,6 +142,7 @@ describe('snapgraph CLI against a running server', () => {
     assert.equal(first.code, 0, first.stderr);
     const record = JSON.parse(first.stdout);
     assert.equal(record.id, key.key_id);
+    assert.equal(record.key_id, key.key_id);
     assert.match(record.revoked_at, /^\d{4}-\d\d-\d\dT/);
     assert.equal(record.key_hash, undefined);
     const again = await runCli(workspace.databasePath, ['keys', 'revoke', key.key_id, '--json']);
@@ -224,8 +226,9 @@ describe('snapgraph CLI against a running server', () => {
     ]);
     assert.equal(key.plan, 'enterprise');
     const rows = await listKeysJson(workspace.databasePath);
-    const row = rows.find((r) => r.id === key.key_id || r.key_id === key.key_id);
-    assert.ok(row, `keys list --json does not include ${key.key_id}`);
+    const row = rows.find((r) => r.key_id === key.key_id);
+    assert.ok(row, `keys list --json does not include ${key.key_id} as key_id (the name keys create gives it)`);
+    assert.equal(row.id, key.key_id);
     assert.equal(row.plan, 'enterprise');
     assert.equal(row.rpm, 600);
     assert.equal(row.burst, 50);

@@ -76,7 +76,7 @@ async function listKeys(args: string[], io: CliIo): Promise<void> {
   });
   const keys = await withDomain((domain) => domain.store.listApiKeys(values.account));
   // Only the prefix is ever shown: the key itself was never stored.
-  const rows = keys.map(({ key_hash: _hash, ...rest }) => rest);
+  const rows = keys.map(shownKey);
   if (values.json) {
     io.out(JSON.stringify(rows));
     return;
@@ -97,8 +97,9 @@ async function revokeKey(args: string[], io: CliIo): Promise<void> {
   const [keyId] = positionals;
   if (!keyId) throw new UsageError('usage: snapgraph keys revoke <key_id> [--json]');
   const record = await withDomain((domain) => revokeApiKey(domain, keyId));
-  const { key_hash: _hash, ...shown } = record;
-  io.out(values.json ? JSON.stringify(shown) : `Revoked ${record.id} (${record.prefix}…) at ${record.revoked_at}`);
+  io.out(
+    values.json ? JSON.stringify(shownKey(record)) : `Revoked ${record.id} (${record.prefix}…) at ${record.revoked_at}`,
+  );
 }
 
 async function updateKey(args: string[], io: CliIo): Promise<void> {
@@ -121,10 +122,17 @@ async function updateKey(args: string[], io: CliIo): Promise<void> {
       burst: positiveInteger('--burst', values.burst),
     }),
   );
-  const { key_hash: _hash, ...shown } = record;
   io.out(
     values.json
-      ? JSON.stringify(shown)
+      ? JSON.stringify(shownKey(record))
       : `Updated ${record.id}: plan ${record.plan}, rpm ${record.rpm ?? '-'}, burst ${record.burst ?? '-'}`,
   );
+}
+
+/**
+ * A key as the CLI shows it: never its hash (the key itself was never stored), and its id as
+ * `key_id` too, the name `keys create --json` gives it.
+ */
+function shownKey<K extends { id: string; key_hash: unknown }>({ key_hash: _hash, ...rest }: K) {
+  return { key_id: rest.id, ...rest };
 }
