@@ -106,9 +106,22 @@ export class Transport {
     return (await this.request<{ data: T }>(req)).data;
   }
 
+  /**
+   * The response of a request whose body is a file, not JSON (an export), for the caller to
+   * read as it arrives; retries and errors as for any other request.
+   */
+  async open(req: TransportRequest & { accept: string }): Promise<Response> {
+    return this.fetchAnswer(this.url(req.path, req.params, req.query), req, req.accept);
+  }
+
   private async send<T>(url: string, req: TransportRequest): Promise<T> {
+    return (await readBody(await this.fetchAnswer(url, req, 'application/json'))) as T;
+  }
+
+  /** Sends the request, waits out 429s as spec 8.4 says, and throws any other error as SnapgraphError. */
+  private async fetchAnswer(url: string, req: TransportRequest, accept: string): Promise<Response> {
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept,
       ...this.headers,
       ...req.headers,
       authorization: `Bearer ${this.apiKey}`,
@@ -134,10 +147,9 @@ export class Transport {
         await this.sleep(delayBeforeRetry(retry, retryAfter, this.retry), req.signal);
         continue;
       }
-      const parsed = await readBody(response);
-      if (response.ok || req.acceptStatuses?.includes(response.status)) return parsed as T;
+      if (response.ok || req.acceptStatuses?.includes(response.status)) return response;
       const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1_000);
-      throw errorFromResponse(response.status, parsed, response.headers, seconds);
+      throw errorFromResponse(response.status, await readBody(response), response.headers, seconds);
     }
   }
 }

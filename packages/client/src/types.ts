@@ -103,6 +103,28 @@ export type BrainPage = ResponseBody<'/v1/brains', 'get'>;
 export type Health = ResponseBody<'/healthz', 'get'>;
 export type Readiness = ResponseBody<'/readyz', 'get'>;
 
+// Export (DESIGN 4.11): the NDJSON file of GET /v1/brains/{id}/export, a line at a time.
+/** The first line of an export file. */
+export interface ExportHeader {
+  format: 'snapgraph-export';
+  version: number;
+  exported_at: string;
+  brain_id: string;
+  /** The kinds of record the file may hold, in order. */
+  sections: string[];
+}
+/** A record: `kind` is one of the header's `sections` (`brain`, `snapshot`, `edge`, `tombstone`, `memory`, …). */
+export interface ExportRecord {
+  kind: string;
+  data: Record<string, unknown>;
+}
+/** The last line: how many records of each kind came before it. */
+export interface ExportEnd {
+  kind: 'end';
+  counts: Record<string, number>;
+}
+export type ExportLine = ExportHeader | ExportRecord | ExportEnd;
+
 // Jobs (DESIGN 4.7).
 export type Job = ResponseBody<'/v1/jobs/{id}', 'get'>['data'];
 export type JobStatus = Job['status'];

@@ -120,6 +120,43 @@ describe('client: every endpoint', () => {
     assert.deepEqual(list.data.map((b) => b.id).sort(), [brain.id, brainId].sort());
   });
 
+  it('brains: export streams the NDJSON file line by line, and GraphML as text', async () => {
+    const brain = await sg.brains.create({ name: 'Exported' });
+    const a = await sg.snapshots.create({ name: 'Alpha', core: 'First', brain_id: brain.id });
+    const b = await sg.snapshots.create({ name: 'Beta', core: 'Second', brain_id: brain.id });
+    const link = await sg.edges.create({ source_id: a.id, target_id: b.id, edge_type: 'supports' });
+
+    const lines = [];
+    for await (const line of sg.brains.export(brain.id)) lines.push(line);
+    const [header, ...rest] = lines;
+    assert.ok(header && 'format' in header, JSON.stringify(header));
+    assert.equal(header.format, 'snapgraph-export');
+    assert.equal(header.brain_id, brain.id);
+    const end = rest.at(-1);
+    assert.deepEqual(end, { kind: 'end', counts: { brain: 1, snapshot: 2, edge: 1 } });
+    const records = rest.slice(0, -1) as { kind: string; data: Record<string, unknown> }[];
+    assert.deepEqual(
+      records.map((r) => `${r.kind} ${r.data.id}`),
+      [`brain ${brain.id}`, `snapshot ${a.id}`, `snapshot ${b.id}`, `edge ${link.id}`],
+    );
+    assert.equal(records[1]?.data.name, 'Alpha');
+
+    const graphml = await sg.brains.exportGraphml(brain.id);
+    assert.match(graphml, /^<\?xml/);
+    assert.match(graphml, new RegExp(`<node id="${a.id}"`));
+    assert.match(graphml, new RegExp(`<edge id="${link.id}"`));
+
+    // Another account's brain: the same SnapgraphError as any other call.
+    const other = await server.newKey();
+    const stranger = new SnapgraphClient({ baseUrl: server.baseUrl, apiKey: other.key });
+    await assert.rejects(
+      (async () => {
+        for await (const line of stranger.brains.export(brain.id)) void line;
+      })(),
+      (err: unknown) => err instanceof SnapgraphError && err.status === 404 && err.code === 'NOT_FOUND',
+    );
+  });
+
   it('request(): any operation by path and method, typed from the document', async () => {
     const page = await sg.request('get', '/v1/snapshots', { query: { limit: 1 } });
     assert.equal(page.data.length, 1);

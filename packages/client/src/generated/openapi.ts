@@ -886,9 +886,14 @@ export interface components {
         };
         /**
          * ExportFile
-         * @description The export file (NDJSON or GraphML)
+         * @description One JSON object a line
          */
         ExportFile: string;
+        /**
+         * ExportGraphml
+         * @description A GraphML document
+         */
+        ExportGraphml: string;
         /** FieldProblem */
         FieldProblem: {
             /** @description The field, e.g. `strength`, `tags[2]` or `body` */
@@ -2192,7 +2197,7 @@ export interface operations {
                 /** @description Belief, Model, Rule, Conviction or Principle */
                 type?: components["schemas"]["SnapshotType"];
                 /**
-                 * @description Only snapshots with this tag
+                 * @description Only snapshots with this tag (trimmed, as stored tags are)
                  * @example habits
                  */
                 tag?: string;
@@ -2781,7 +2786,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The export file (NDJSON or GraphML) */
+            /** @description The export file: NDJSON (format=jsonl, the default) or GraphML (format=graphml) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2793,7 +2798,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExportFile"];
+                    "application/x-ndjson": components["schemas"]["ExportFile"];
+                    "application/graphml+xml": components["schemas"]["ExportGraphml"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3431,7 +3437,7 @@ export interface operations {
                 memory_type?: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
                 /** @description Only memories of this speaker */
                 speaker?: string;
-                /** @description Only memories with this tag */
+                /** @description Only memories with this tag (trimmed, as stored tags are) */
                 tag?: string;
                 /** @description Page size, 1 to 100 (default 50) */
                 limit?: number;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { getBrain } from '../../domain/brains.js';
 import {
   EXPORT_FORMATS,
@@ -28,6 +28,18 @@ const CONTENT_TYPES = {
 };
 
 /**
+ * The 200 under the media types actually sent, so that the document (and the client generated
+ * from it) does not promise JSON. A stream is sent past the serializer, so Fastify uses neither.
+ */
+const EXPORT_FILE = {
+  description: 'The export file: NDJSON (format=jsonl, the default) or GraphML (format=graphml)',
+  content: {
+    'application/x-ndjson': { schema: Type.String({ title: 'ExportFile', description: 'One JSON object a line' }) },
+    'application/graphml+xml': { schema: Type.String({ title: 'ExportGraphml', description: 'A GraphML document' }) },
+  },
+} as unknown as TSchema;
+
+/**
  * GET /v1/brains/:id/export (DESIGN 4.11): the brain's export file, streamed as it is read, so a
  * brain of any size costs the server the same memory. Counts as a read of brains.
  */
@@ -46,11 +58,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'With `format=graphml`: the graph (snapshots as nodes, edges as edges) for graph tools.',
         params: IdParamsOf('brain', 'brain_01JDQ8YF3K2M4N6P8Q0R2S4T6V'),
         querystring: ExportQuery,
-        response: responses(
-          { 200: Type.String({ title: 'ExportFile', description: 'The export file (NDJSON or GraphML)' }) },
-          400,
-          404,
-        ),
+        response: responses({ 200: EXPORT_FILE }, 400, 404),
       },
     },
     async (request, reply) => {
