@@ -60,9 +60,13 @@ export function errorFromResponse(
         : `the service answered ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`,
     details,
     requestId: typeof parsed.request_id === 'string' ? parsed.request_id : (headers.get('x-request-id') ?? undefined),
-    retryAfter: retryAfterSeconds,
+    // Without a Retry-After header (a proxy may drop it), the body's own `retry_after`.
+    retryAfter: retryAfterSeconds ?? wholeSeconds(details?.retry_after) ?? wholeSeconds(parsed.retry_after),
   });
 }
+
+const wholeSeconds = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
 
 /** DESIGN 1.1's codes and their statuses: a failed job keeps the error body, not the status. */
 const STATUS_OF_CODE: Record<string, number> = {
@@ -85,7 +89,5 @@ const STATUS_OF_CODE: Record<string, number> = {
 export function errorFromJob(jobError: unknown): SnapgraphError {
   const code = (jobError as ErrorBody | null)?.error?.code;
   const status = typeof code === 'string' ? (STATUS_OF_CODE[code] ?? 500) : 500;
-  const details = (jobError as ErrorBody | null)?.error?.details as { retry_after?: unknown } | undefined;
-  const retryAfter = typeof details?.retry_after === 'number' ? details.retry_after : undefined;
-  return errorFromResponse(status, jobError, { get: () => null }, retryAfter);
+  return errorFromResponse(status, jobError, { get: () => null }, undefined);
 }

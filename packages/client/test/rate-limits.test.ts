@@ -63,13 +63,16 @@ describe('429 with a real Free key (search: 5 per second)', () => {
 async function refusingServer(
   refusals: number,
   retryAfter?: string,
+  details?: Record<string, unknown>,
 ): Promise<{ url: string; hits: () => number; close(): Promise<void> }> {
   let hits = 0;
   const server: Server = createServer((req, res) => {
     hits++;
     if (hits <= refusals) {
       res.writeHead(429, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
-      res.end(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow down' }, request_id: `req_${hits}` }));
+      res.end(
+        JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow down', details }, request_id: `req_${hits}` }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -108,6 +111,18 @@ describe('429 without Retry-After: 1 s, 2 s, 4 s … capped at 30 s, bounded', (
     });
     assert.deepEqual(waits, [1_000, 2_000, 4_000, 8_000, 16_000]);
     assert.equal(stub.hits(), 6);
+    await stub.close();
+  });
+
+  it("a 429 without Retry-After (a proxy dropped it) still says the body's retry_after", async () => {
+    const stub = await refusingServer(1, undefined, { retry_after: 3 });
+    const sg = new SnapgraphClient({ baseUrl: stub.url, apiKey: 'sg_test', retry: false });
+    await assert.rejects(sg.health(), (err: unknown) => {
+      assert.ok(err instanceof SnapgraphError);
+      assert.equal(err.status, 429);
+      assert.equal(err.retryAfter, 3);
+      return true;
+    });
     await stub.close();
   });
 
