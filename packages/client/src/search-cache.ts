@@ -5,12 +5,13 @@
  * the cache: a program that creates a snapshot and then searches expects to find it.
  */
 export interface SearchCacheOptions {
-  /** How long a result is reused, at most 60,000 ms (default 30,000). */
+  /** How long a result is reused: 30,000 to 60,000 ms, as spec 8.4 allows (default 30,000). */
   ttlMs?: number;
   /** How many distinct searches are kept; the oldest goes first (default 200). */
   maxEntries?: number;
 }
 
+export const SEARCH_CACHE_MIN_TTL_MS = 30_000;
 export const SEARCH_CACHE_MAX_TTL_MS = 60_000;
 
 interface Entry {
@@ -27,10 +28,12 @@ export class SearchCache {
     options: SearchCacheOptions,
     private readonly now: () => number,
   ) {
-    this.ttlMs = options.ttlMs ?? 30_000;
+    this.ttlMs = options.ttlMs ?? SEARCH_CACHE_MIN_TTL_MS;
     this.maxEntries = options.maxEntries ?? 200;
-    if (!(this.ttlMs > 0 && this.ttlMs <= SEARCH_CACHE_MAX_TTL_MS)) {
-      throw new RangeError(`searchCache.ttlMs must be above 0 and at most ${SEARCH_CACHE_MAX_TTL_MS} (spec 8.4)`);
+    if (!(this.ttlMs >= SEARCH_CACHE_MIN_TTL_MS && this.ttlMs <= SEARCH_CACHE_MAX_TTL_MS)) {
+      throw new RangeError(
+        `searchCache.ttlMs must be ${SEARCH_CACHE_MIN_TTL_MS} to ${SEARCH_CACHE_MAX_TTL_MS} (spec 8.4); searchCache: false turns it off`,
+      );
     }
     if (!(Number.isInteger(this.maxEntries) && this.maxEntries > 0)) {
       throw new RangeError('searchCache.maxEntries must be a positive integer');

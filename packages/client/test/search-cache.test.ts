@@ -90,9 +90,16 @@ describe('search cache (spec 8.4: 30 to 60 s)', () => {
     await off.snapshots.search({ q: 'caching' });
     assert.equal(searches(counter.calls), 3);
 
-    assert.throws(
-      () => new SnapgraphClient({ baseUrl: server.baseUrl, apiKey: key.key, searchCache: { ttlMs: 120_000 } }),
-      RangeError,
-    );
+    // Spec 8.4: "cached by the client for 30 to 60 seconds".
+    for (const ttlMs of [120_000, 60_001, 29_999, 1_000, 0]) {
+      assert.throws(
+        () => new SnapgraphClient({ baseUrl: server.baseUrl, apiKey: key.key, searchCache: { ttlMs } }),
+        RangeError,
+        `ttlMs ${ttlMs}`,
+      );
+    }
+    for (const ttlMs of [30_000, 60_000]) {
+      assert.ok(new SnapgraphClient({ baseUrl: server.baseUrl, apiKey: key.key, searchCache: { ttlMs } }));
+    }
   });
 });
