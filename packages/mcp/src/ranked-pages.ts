@@ -2,9 +2,11 @@
  * Paging a ranked answer by cursor. The cursor is the offset of the next result, as a string:
  * search_snapshots passes it to the search API's `offset`; memory and knowledge search have no
  * offset, only the best 100, so recall and search_knowledge ask for the best `offset + limit`
- * and answer the part past `offset` (RANKED_WINDOW is the furthest they page).
+ * and answer the part past `offset` (RANKED_WINDOW is the furthest they page); suggest_links
+ * does the same over the best 50 suggestions (SUGGESTIONS_WINDOW, the API's largest limit).
  */
 export const RANKED_WINDOW = 100;
+export const SUGGESTIONS_WINDOW = 50;
 
 export function offsetFrom(cursor: string | undefined, tool: string): number {
   const offset = cursor === undefined || cursor === '' ? 0 : Number(cursor);
@@ -19,4 +21,4 @@ export function nextCursor(offset: number, returned: number, count: number, wind
 }
 
 /** The best `offset + limit` to ask for, within the window. */
-export const rankedFetch = (offset: number, limit: number) => Math.min(RANKED_WINDOW, offset + limit);
+export const rankedFetch = (offset: number, limit: number, window = RANKED_WINDOW) => Math.min(window, offset + limit);

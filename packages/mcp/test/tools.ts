@@ -186,6 +186,20 @@ export function toolBehaviour(client: () => Client) {
       assert.match(s.other.name, /^Review habit \d$/);
       assert.equal(typeof s.reason, 'string');
     }
+    // Paged two at a time by next_cursor: the same suggestions, in the same order, as one call.
+    const all = await call(client(), 'suggest_links', { id: leaves[0].id, limit: 50 });
+    assert.equal(all.next_cursor, null);
+    assert.ok(all.suggestions.length >= 3, `${all.suggestions.length} suggestions`);
+    const paged = [];
+    let slice = await call(client(), 'suggest_links', { id: leaves[0].id, limit: 2 });
+    paged.push(...slice.suggestions);
+    while (slice.next_cursor) {
+      slice = await call(client(), 'suggest_links', { id: leaves[0].id, limit: 2, cursor: slice.next_cursor });
+      paged.push(...slice.suggestions);
+    }
+    const pair = (s: { source_id: string; target_id: string; edge_type: string }) =>
+      `${s.source_id} ${s.target_id} ${s.edge_type}`;
+    assert.deepEqual(paged.map(pair), all.suggestions.map(pair));
 
     assert.deepEqual((await call(client(), 'unlink_snapshots', { edge_id: edges[0].id })).deleted, {
       edge_id: edges[0].id,

@@ -1,6 +1,7 @@
 import { run } from '../answer.js';
+import { nextCursor, offsetFrom, rankedFetch, SUGGESTIONS_WINDOW } from '../ranked-pages.js';
 import { summariesById } from '../summaries.js';
-import { EdgeType, PageSize, SnapshotId } from '../vocabulary.js';
+import { Cursor, EdgeType, PageSize, SnapshotId } from '../vocabulary.js';
 import type { RegisterTool } from './context.js';
 
 export const registerSuggestLinks: RegisterTool = ({ server, client }) => {
@@ -10,19 +11,26 @@ export const registerSuggestLinks: RegisterTool = ({ server, client }) => {
       title: 'Suggest links for a snapshot',
       description:
         'Edges the service would make between this snapshot and others of its brain, best first, with a score and a reason. ' +
-        'Nothing is created: accept one by calling link_snapshots with its source_id, target_id and edge_type.',
-      inputSchema: { id: SnapshotId, edge_type: EdgeType.optional(), limit: PageSize(10, 50) },
+        'Nothing is created: accept one by calling link_snapshots with its source_id, target_id and edge_type. ' +
+        'next_cursor pages further (the best 50 can be paged).',
+      inputSchema: { id: SnapshotId, edge_type: EdgeType.optional(), limit: PageSize(10, 50), cursor: Cursor },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ id, edge_type, limit }, extra) =>
+    ({ id, edge_type, limit, cursor }, extra) =>
       run(async () => {
         const signal = extra.signal;
-        const list = await client.snapshots.suggestions(id, { edge_type, limit }, { signal });
+        const offset = offsetFrom(cursor, 'suggest_links');
+        const list = await client.snapshots.suggestions(
+          id,
+          { edge_type, limit: rankedFetch(offset, limit, SUGGESTIONS_WINDOW) },
+          { signal },
+        );
+        const page = list.data.slice(offset, offset + limit);
         const other = (s: (typeof list.data)[number]) => (s.source_id === id ? s.target_id : s.source_id);
-        const names = await summariesById(client, list.data.map(other), signal);
+        const names = await summariesById(client, page.map(other), signal);
         return {
           count: list.count,
-          suggestions: list.data.map((s) => ({
+          suggestions: page.map((s) => ({
             source_id: s.source_id,
             target_id: s.target_id,
             edge_type: s.edge_type,
@@ -31,6 +39,7 @@ export const registerSuggestLinks: RegisterTool = ({ server, client }) => {
             reason: s.reason,
             other: names.get(other(s)) ?? { id: other(s) },
           })),
+          next_cursor: nextCursor(offset, page.length, list.count, SUGGESTIONS_WINDOW),
         };
       }),
   );
