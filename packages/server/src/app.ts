@@ -133,7 +133,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   if (limiter) app.addHook('onClose', async () => limiter.close());
   // Triggers queue embed tasks only while some process has a provider (the flag).
-  if (config.llm) domain.llm = createChatProvider(config.llm);
+  if (config.llm) {
+    domain.llm = createChatProvider(config.llm);
+    // So that /readyz reports a provider that does not answer from the start (DESIGN 4.3).
+    await domain.llm.probe();
+    if (domain.llm.state === 'unavailable') {
+      app.log.warn({ url: config.llm.baseUrl }, 'LLM provider: start-up probe got no answer; /readyz says unavailable');
+    }
+  }
   if (config.embeddings) domain.semantic = await startSemanticSearch(domain, config.embeddings, app.log);
   else await store.work.setFlag('embeddings', false);
   if (config.backgroundWork !== false) {

@@ -34,6 +34,13 @@ export interface ChatProvider {
    * less at a time.
    */
   structured<T>(request: StructuredRequest): Promise<{ value: T; usage: ChatUsage }>;
+  /**
+   * Whether the provider answers at all, without spending a token: `GET /models`, which
+   * OpenAI-compatible servers serve. Any HTTP answer below 500 counts as reachable (a server
+   * without that route still answers); no answer in time, a refused connection or a 5xx sets
+   * `state` to 'unavailable' until a call succeeds. Never throws.
+   */
+  probe(): Promise<void>;
 }
 
 /** The provider stopped at its output limit (`finish_reason: "length"`): the input must be split. */
@@ -70,6 +77,9 @@ function validatorFor(schema: object): ValidateFunction {
  * raw JSON lets us accept what they all send (a fenced block, text around the object) while the
  * schema still decides what is used.
  */
+/** How long the start-up probe waits at most: a slow provider is a slow start, not a stuck one. */
+const PROBE_TIMEOUT_MS = 5_000;
+
 export function createChatProvider(settings: LlmSettings): ChatProvider {
   const url = `${settings.baseUrl}/chat/completions`;
   let state: ChatProvider['state'] = 'ok';
@@ -110,6 +120,18 @@ export function createChatProvider(settings: LlmSettings): ChatProvider {
     contextTokens: settings.contextTokens,
     get state() {
       return state;
+    },
+    async probe() {
+      try {
+        const response = await fetch(`${settings.baseUrl}/models`, {
+          headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
+          signal: AbortSignal.timeout(Math.min(settings.timeoutMs, PROBE_TIMEOUT_MS)),
+        });
+        await response.body?.cancel().catch(() => undefined);
+        if (response.status >= 500) state = 'unavailable';
+      } catch {
+        state = 'unavailable';
+      }
     },
     async structured<T>(request: StructuredRequest) {
       const usage: ChatUsage = { tokensIn: 0, tokensOut: 0 };

@@ -120,6 +120,24 @@ describe('POST /v1/crystallize with an LLM provider', () => {
     assert.equal((await api.request('GET', '/readyz')).body.checks.llm, 'ok');
   });
 
+  it('/readyz reports a provider that does not answer as unavailable from the start, without a token spent', async () => {
+    // The running fake answered the start-up probe: reachable, and no chat call was made for it.
+    assert.equal((await api.request('GET', '/readyz')).body.checks.llm, 'ok');
+    const gone = await startFakeOpenAI();
+    await gone.close(); // nothing listens there now
+    const starting = await startTestApi({
+      llm: { baseUrl: gone.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 1_000, contextTokens: 512 },
+    });
+    try {
+      const ready = await starting.request('GET', '/readyz');
+      assert.equal(ready.status, 200);
+      assert.equal(ready.body.status, 'degraded');
+      assert.equal(ready.body.checks.llm, 'unavailable');
+    } finally {
+      await starting.close();
+    }
+  });
+
   it('answers 503 when the provider does not answer in LLM_TIMEOUT_MS, and 502 when it refuses', async () => {
     const brainId = await newBrain();
     llm.script('chat', behave.delay(3_000));
