@@ -158,10 +158,24 @@ describe('GET /v1/snapshots/search', () => {
       assert.ok(order.indexOf(newer.id) < order.indexOf(older.id), JSON.stringify(order));
       const oldOnly = await create({ name: 'Okapi rule v1', core: 'Okapi feeding twice a day' });
       const rewritten = await create({ name: 'Feeding rule v2', core: 'Feed three times daily' });
-      await link(rewritten.id, oldOnly.id, 'evolved_from', 0.9);
-      const res = await search('q=okapi');
-      assert.deepEqual(ids(res), [rewritten.id, oldOnly.id]);
-      assert.equal(res.body.count, 2);
+      await link(rewritten.id, oldOnly.id, 'evolved_from', 0.3);
+      // Another match of the word, weaker than the old version and stronger than what a weak
+      // edge alone gives the new one: the new version takes the old one's place above it,
+      // rather than the old one sinking below it.
+      const weaker = await create({ name: 'Okapi sighting', core: 'Tracks by the river at dawn, maybe' });
+      const res = await search('q=okapi&explain=true');
+      assert.deepEqual(ids(res), [rewritten.id, oldOnly.id, weaker.id]);
+      assert.equal(res.body.count, 3);
+      const [top, second, third] = res.body.data;
+      assert.ok(
+        top.score > second.score && second.score > third.score,
+        JSON.stringify(res.body.data.map((r: { score: number }) => r.score)),
+      );
+      assert.ok(top.score <= 1);
+      assert.match(top.explain.note, new RegExp(`in the place of ${oldOnly.id}`));
+      assert.match(second.explain.note, new RegExp(`just below ${rewritten.id}`));
+      const textOnly = await search('q=okapi&graph=false');
+      assert.deepEqual(ids(textOnly), [oldOnly.id, weaker.id], 'without the graph, the words alone');
     });
 
     it('never raises a contradicted snapshot, and surfaces the contradiction', async () => {

@@ -68,7 +68,10 @@ interface Candidate {
   base: number;
   graph: GraphPart | undefined;
   score: number;
+  /** The newer version this one was put just below (evolved_from). */
   superseded?: string;
+  /** The older version whose place this one took (evolved_from). */
+  replaces?: string;
 }
 
 const CONTRADICTIONS_SHOWN = 3;
@@ -248,10 +251,12 @@ const rankedOf = (candidates: Map<string, Candidate>): Candidate[] =>
 
 /**
  * When both ends of an `evolved_from` edge are results, the newer version ranks above the one
- * it replaces: the older is put just below the newer if it was not already. Only an older
- * version in the first `wanted` can change the page (the rule only lowers scores), so only
- * those are looked up, again as others move up into it: reading the edges of every candidate
- * cost 0.9 ms a search at 100,000 snapshots.
+ * it replaces: if the older scored at least as high, the newer takes its place and the older
+ * goes just below it. The pair stays where the query put its best match (an old version the
+ * words found does not sink below unrelated results because its newer version shares fewer
+ * words). Only an older version in the first `wanted` can change the page, so only those are
+ * looked up, again as others move into it: reading the edges of every candidate cost 0.9 ms a
+ * search at 100,000 snapshots.
  */
 async function rankNewerVersionsFirst(
   domain: Domain,
@@ -274,14 +279,21 @@ async function rankNewerVersionsFirst(
   }
 }
 
-/** Puts each older version just below its newer one; chains settle in as many passes as they are long. */
+/**
+ * Puts each newer version in its older one's place and the older just below; chains settle in
+ * as many passes as they are long (a cycle stops after that many).
+ */
 function settleVersions(candidates: Map<string, Candidate>, edges: Evolution[]): void {
   for (let pass = 0; pass <= edges.length; pass++) {
     let changed = false;
     for (const edge of edges) {
       const newer = candidates.get(edge.source_id) as Candidate;
       const older = candidates.get(edge.target_id) as Candidate;
-      if (older.score >= newer.score) {
+      if (older.score >= newer.score && older.score > 0) {
+        if (older.score > newer.score) {
+          newer.score = older.score;
+          newer.replaces = older.id;
+        }
         older.score = Math.max(0, newer.score - RANKING.supersededMargin);
         older.superseded = newer.id;
         changed = true;
@@ -304,6 +316,7 @@ function explanation(c: Candidate, graph: boolean, meaning: Meaning): Explanatio
   const notes = [];
   if (meaning.missing) notes.push(`${meaning.missing}: ranked by ${rankedBy} only`);
   else if (c.semantic === undefined) notes.push(`this snapshot has no vector yet: ranked by ${rankedBy}`);
+  if (c.replaces) notes.push(`placed in the place of ${c.replaces}, the version it replaces (evolved_from)`);
   if (c.superseded) notes.push(`placed just below ${c.superseded}, its newer version (evolved_from)`);
   return {
     method,
