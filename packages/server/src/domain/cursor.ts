@@ -1,4 +1,5 @@
 import { validationError } from '../errors.js';
+import { isIdOf, type IdPrefix } from '../ids.js';
 import type { Position } from '../model.js';
 
 /**
@@ -14,9 +15,12 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(`${position.created_at}|${position.id}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): Position {
+/** The position a cursor names; one from another list (another kind of id) is refused too. */
+export function decodeCursor(cursor: string, of: IdPrefix): Position {
   const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw validationError([{ field: 'cursor', reason: 'is not a cursor this API returned' }]);
+  if (!match || !isIdOf(of, match[2] as string)) {
+    throw validationError([{ field: 'cursor', reason: 'is not a cursor this list returned' }]);
+  }
   return { created_at: match[1] as string, id: match[2] as string };
 }
 
@@ -26,8 +30,14 @@ export interface PageRequest {
   cursor?: string | undefined;
 }
 
-/** The store query for a page: one row more than asked, to learn whether another page exists. */
-export function pageQuery(request: PageRequest): { limit: number; offset: number; after: Position | undefined } {
+/**
+ * The store query for a page of a list of `of` ids: one row more than asked, to learn whether
+ * another page exists.
+ */
+export function pageQuery(
+  request: PageRequest,
+  of: IdPrefix,
+): { limit: number; offset: number; after: Position | undefined } {
   if (request.cursor !== undefined && request.offset > 0) {
     throw validationError([{ field: 'offset', reason: 'cannot be combined with cursor' }]);
   }
@@ -35,7 +45,7 @@ export function pageQuery(request: PageRequest): { limit: number; offset: number
     limit: request.limit + 1,
     offset: request.offset,
     // An empty cursor asks for the first page in cursor mode.
-    after: request.cursor ? decodeCursor(request.cursor) : undefined,
+    after: request.cursor ? decodeCursor(request.cursor, of) : undefined,
   };
 }
 

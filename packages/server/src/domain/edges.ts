@@ -95,7 +95,7 @@ export async function listEdges(
   principal: Principal,
   query: EdgeListQuery,
 ): Promise<ListPage<JsonRow>> {
-  const page = pageQuery(query);
+  const page = pageQuery(query, 'edge');
   const scope = edgeScope(query);
   // The store checks the scope with the page (and keeps both, on SQLite, until the next write).
   const found = await domain.store.listEdges({

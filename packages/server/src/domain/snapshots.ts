@@ -187,7 +187,7 @@ export async function listSnapshots(
   principal: Principal,
   query: SnapshotListQuery,
 ): Promise<ListPage<JsonRow>> {
-  const page = pageQuery(query);
+  const page = pageQuery(query, 'snap');
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
   const found = await domain.store.listSnapshots({ brainId, type: query.type, ...page });
   return { ...pageResult(found.rows, query.limit), total: found.total };

@@ -125,4 +125,21 @@ describe('keyset pagination with cursor and next_cursor', () => {
       }
     }
   });
+
+  it("a cursor from another list is a 400 naming cursor, not a page of this one's", async () => {
+    const snapshots = await api.request('GET', '/v1/snapshots?limit=2&cursor=', { key });
+    const edges = await api.request('GET', `/v1/edges?brain_id=${key.brainId}&limit=2&cursor=`, { key });
+    assert.ok(snapshots.body.next_cursor && edges.body.next_cursor);
+    for (const [path, cursor] of [
+      [`/v1/edges?brain_id=${key.brainId}`, snapshots.body.next_cursor],
+      ['/v1/memories', snapshots.body.next_cursor],
+      ['/v1/snapshots', edges.body.next_cursor],
+      ['/v1/captures', edges.body.next_cursor],
+    ] as const) {
+      const sep = path.includes('?') ? '&' : '?';
+      const res = await api.request('GET', `${path}${sep}cursor=${encodeURIComponent(cursor)}`, { key });
+      assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.details.field, 'cursor');
+    }
+  });
 });

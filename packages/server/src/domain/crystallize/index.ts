@@ -181,7 +181,7 @@ export async function listCaptures(
   query: PageRequest & { brain_id?: string | undefined },
 ): Promise<ListPage<Capture>> {
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
-  const page = await domain.store.knowledge.listPendingCaptures(brainId, pageQuery(query));
+  const page = await domain.store.knowledge.listPendingCaptures(brainId, pageQuery(query, 'cap'));
   return { ...pageResult(page.rows, query.limit), total: page.total };
 }
 

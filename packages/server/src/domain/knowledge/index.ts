@@ -228,7 +228,7 @@ export async function listSources(
   query: PageRequest & { brain_id?: string | undefined },
 ): Promise<ListPage<KnowledgeSource>> {
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
-  const page = await domain.store.knowledge.listSources(brainId, pageQuery(query));
+  const page = await domain.store.knowledge.listSources(brainId, pageQuery(query, 'src'));
   return { ...pageResult(page.rows, query.limit), total: page.total };
 }
 

@@ -57,7 +57,7 @@ export async function listMemories(
   principal: Principal,
   query: MemoryListQuery,
 ): Promise<ListPage<Memory>> {
-  const page = pageQuery(query);
+  const page = pageQuery(query, 'mem');
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
   const found = await domain.store.memories.list({
     brainId,
