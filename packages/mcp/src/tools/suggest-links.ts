@@ -13,7 +13,12 @@ export const registerSuggestLinks: RegisterTool = ({ server, client }) => {
         'Edges the service would make between this snapshot and others of its brain, best first, with a score and a reason. ' +
         'Nothing is created: accept one by calling link_snapshots with its source_id, target_id and edge_type. ' +
         'next_cursor pages further (the best 50 can be paged).',
-      inputSchema: { id: SnapshotId, edge_type: EdgeType.optional(), limit: PageSize(10, 50), cursor: Cursor },
+      inputSchema: {
+        id: SnapshotId,
+        edge_type: EdgeType.optional(),
+        limit: PageSize(10, SUGGESTIONS_WINDOW),
+        cursor: Cursor,
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ id, edge_type, limit, cursor }, extra) =>

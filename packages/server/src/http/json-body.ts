@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { AppError, validationError } from '../errors.js';
+import { errorCodes, type FastifyInstance } from 'fastify';
+import { validationError } from '../errors.js';
 
 /**
  * JSON bodies through Fastify's own safe parser (prototype poisoning refused), except that an
@@ -10,12 +10,12 @@ export function registerJsonBody(app: FastifyInstance): void {
   // A body too large is a 413 whatever its type (DESIGN 1.1's order: 413 before 415): Fastify
   // refuses a type it has no parser for before it reads the length. Checked after the key and
   // the rate limit (onRequest), from Content-Length; a chunked body is measured as it is read.
+  // Fastify's own error, so that the error handler words it as it words Fastify's 413.
   const limit = app.initialConfig.bodyLimit ?? Infinity;
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (Number(request.headers['content-length']) > limit) {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'request body is larger than 1 MiB');
-    }
-    return payload;
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const length = request.headers['content-length'];
+    if (length !== undefined && Number(length) > limit) done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    else done(null, payload);
   });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
