@@ -90,7 +90,19 @@ export async function startNodeServer({ name, args, env = {}, healthPath = '/hea
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
-  child.stdout.resume();
+  // Every line the server writes is kept (waitForLine looks for one), none shown.
+  const lines = [];
+  const waiting = new Set();
+  let partial = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop();
+    for (const line of parts) {
+      if (lines.length < 10_000) lines.push(line);
+      for (const waiter of waiting) waiter(line);
+    }
+  });
   const alive = () => child.exitCode === null && child.signalCode === null;
   const base = `http://${HOST}:${port}`;
   try {
@@ -106,6 +118,23 @@ export async function startNodeServer({ name, args, env = {}, healthPath = '/hea
     pid: child.pid,
     startupMs: performance.now() - spawnedAt,
     alive,
+    /** Resolves with the first line (already written or to come) matching `pattern`. */
+    waitForLine: (pattern, timeoutMs = 600_000) =>
+      new Promise((resolve, reject) => {
+        const seen = lines.find((line) => pattern.test(line));
+        if (seen !== undefined) return resolve(seen);
+        const timer = setTimeout(() => {
+          waiting.delete(check);
+          reject(new Error(`${name}: no line matching ${pattern} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const check = (line) => {
+          if (!pattern.test(line)) return;
+          clearTimeout(timer);
+          waiting.delete(check);
+          resolve(line);
+        };
+        waiting.add(check);
+      }),
     stop: () => stopChild(child),
   };
 }

@@ -126,6 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? undefined
       : await createRateLimiter({ redisUrl: config.redisUrl, clock: domain.clock, log: app.log });
   app.decorate('limiter', limiter);
+  // When search becomes fast after a start (a large brain's index is built in a worker).
+  store.search.onTextIndexBuilt?.((built) => app.log.info(built, 'search text index built'));
   app.decorate('lifecycle', { draining: false, closing: false });
   app.addHook('preClose', (done) => {
     app.lifecycle.closing = true;

@@ -57,6 +57,33 @@ export function createMetrics(store: Store): Metrics {
       QUEUE_DEPTHS.forEach((q, i) => this.set({ queue: q.queue }, depths[i] as number));
     },
   });
+  if (store.search.textIndexStatus) {
+    const status = () => store.search.textIndexStatus?.() ?? { ready: false, documents: 0, builds: 0 };
+    new Gauge({
+      name: 'snapgraph_search_text_index_ready',
+      help: '1 when searches of plain words are ranked by the in-memory text index (SQLite), 0 while it is built (FTS5 answers)',
+      registers: [registry],
+      collect() {
+        this.set(status().ready ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'snapgraph_search_text_index_documents',
+      help: 'Snapshots held by the in-memory text index (SQLite)',
+      registers: [registry],
+      collect() {
+        this.set(status().documents);
+      },
+    });
+    new Gauge({
+      name: 'snapgraph_search_text_index_builds',
+      help: 'Times the in-memory text index (SQLite) was built from FTS5 since the process started',
+      registers: [registry],
+      collect() {
+        this.set(status().builds);
+      },
+    });
+  }
   const providerCalls = new Counter({
     name: 'snapgraph_provider_calls_total',
     help: 'Calls to LLM and embeddings providers, by service and outcome (ok, unavailable, error, cancelled)',

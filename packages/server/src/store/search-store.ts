@@ -73,6 +73,24 @@ export interface Contradiction {
   strength: number;
 }
 
+/** The state of a store's in-memory text index (SQLite), for /metrics. */
+export interface TextIndexStatus {
+  /** True once it answers queries of plain words (FTS5 does while it is built). */
+  ready: boolean;
+  /** The snapshots it holds. */
+  documents: number;
+  /** How many times it has been built from FTS5 since the process started. */
+  builds: number;
+}
+
+/** A build of the in-memory text index, as logged. */
+export interface TextIndexBuilt {
+  documents: number;
+  seconds: number;
+  /** Built in a worker thread (large indexes), or in the thread that asked (small ones). */
+  inWorker: boolean;
+}
+
 /**
  * The reads search needs, on both stores. The domain owns the ranking; a store only finds text
  * matches with their relevance (SQLite: FTS5 BM25; PostgreSQL: ts_rank over weighted tsvectors)
@@ -107,4 +125,8 @@ export interface SearchStore {
   documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>>;
   /** The `contradicts` edges touching any of `ids`, strongest first. */
   contradictionsOf(brainId: string, ids: string[]): Promise<Contradiction[]>;
+  /** The in-memory text index's state, on a store that keeps one (SQLite). */
+  textIndexStatus?(): TextIndexStatus;
+  /** Calls `listener` after each build of the in-memory text index. */
+  onTextIndexBuilt?(listener: (built: TextIndexBuilt) => void): void;
 }

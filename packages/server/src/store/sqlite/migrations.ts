@@ -6,6 +6,7 @@ import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
 import { JOBS_SQL } from './jobs-sql.js';
 import { DEFERRED_UPKEEP_MIGRATION_SQL } from './deferred-upkeep-sql.js';
+import { SEARCH_CHANGES_SQL } from './text-index/index.js';
 
 const SNAPSHOT_TYPES = `'Belief','Model','Rule','Conviction','Principle'`;
 const EDGE_TYPES = `'supports','contradicts','elaborates','caused_by','evolved_from','related_to'`;
@@ -243,5 +244,10 @@ export const sqliteMigrations: Migration[] = [
     version: 10,
     name: 'insert triggers of the search index and counts deferred to the writer of a batch',
     sql: DEFERRED_UPKEEP_MIGRATION_SQL,
+  },
+  {
+    version: 11,
+    name: 'the log of search index changes, for the in-memory text index',
+    sql: SEARCH_CHANGES_SQL,
   },
 ];

@@ -14,13 +14,16 @@ import { stemmer } from 'stemmer';
 import { prefixStemsFor } from '../prefix-stems.js';
 import { lazyStatements } from './lazy-statement.js';
 import { snapshotJson } from './snapshot-json.js';
+import {
+  LiveTextIndex,
+  SQLITE_FIELD_WEIGHTS,
+  type IndexScope,
+  type TextIndex,
+  type TextIndexBuilt,
+} from './text-index/index.js';
 
-/**
- * BM25 field weights, in the index's column order (search-index-sql.ts): a word in the name or a
- * tag counts 3× and 2× one in the core, and a word in a narrative field half. Tuned on
- * ../shared/search-eval (docs/ranking.md).
- */
-export const SQLITE_FIELD_WEIGHTS = { name: 3, tags: 2, core: 1, body: 0.5 } as const;
+export { SQLITE_FIELD_WEIGHTS };
+
 const W = SQLITE_FIELD_WEIGHTS;
 const BM25 = `bm25(snapshot_search, ${W.name}, ${W.tags}, ${W.core}, ${W.body})`;
 /** The same, as FTS5's rank function, so that FTS5 orders by it itself. */
@@ -74,13 +77,31 @@ export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | 
   return tagWords ? `tags : ${quoted(tagWords)} AND ${words}` : undefined;
 }
 
-/** Search on SQLite: FTS5 with BM25 for text, plain indexed reads for the rest. */
+/** A query the in-memory index can answer: the index, the query's terms, and the scope's numbers. */
+interface IndexedQuery {
+  index: TextIndex;
+  terms: string[];
+  /** Undefined when nothing is in scope (a brain the index holds no snapshot of). */
+  scope: IndexScope | undefined;
+}
+
+/**
+ * Search on SQLite: BM25 over FTS5's index for text, plain indexed reads for the rest. Queries
+ * of plain words (most) are ranked by an index of our own kept in memory (text-index/), exactly
+ * as FTS5 ranks them but without scoring through FTS5's auxiliary function; phrases, prefixes,
+ * tag filters, and every query while that index is being built, go to FTS5.
+ */
 export class SqliteSearchStore implements SearchStore {
   private readonly stmt;
   private readonly textStatements = new Map<string, ReturnType<typeof textStatementsFor>>();
   private readonly frequencies = new Map<string, { n: number; at: number }>();
+  private readonly textIndex: LiveTextIndex;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    path: string,
+  ) {
+    this.textIndex = new LiveTextIndex(db, { path });
     const prepared = lazyStatements(db);
     // `+brain_id`: a brain's index would read the whole brain; the ids are looked up instead.
     this.stmt = {
@@ -116,6 +137,13 @@ export class SqliteSearchStore implements SearchStore {
       // a word, and a snapshot has dozens of words.
       frequency: prepared<number>(
         `SELECT count(*) FROM (SELECT 1 FROM snapshot_search WHERE snapshot_search MATCH @match LIMIT @cap)`,
+      ),
+      rankedRows: prepared<[number, string, string]>(
+        `SELECT r.rowid, r.snapshot_id, s.created_at FROM snapshot_search_rows r JOIN snapshots s ON s.id = r.snapshot_id
+         WHERE r.rowid IN (SELECT value FROM json_each(@rowids))`,
+      ),
+      searchRowids: prepared<[string, number]>(
+        `SELECT snapshot_id, rowid FROM snapshot_search_rows WHERE snapshot_id IN ${IDS}`,
       ),
       createdAt: prepared<{ id: string; created_at: string }>(
         `SELECT id, created_at FROM snapshots WHERE id IN ${IDS}`,
@@ -155,6 +183,8 @@ export class SqliteSearchStore implements SearchStore {
   }
 
   async textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches> {
+    const indexed = this.indexedQuery(scope, query);
+    if (indexed !== undefined) return this.textMatchesInIndex(indexed, limit);
     const match = ftsExpression(scope, query);
     if (match === undefined) return { hits: [], total: 0, matching: async () => new Set() };
     const shape = shapeOf(scope);
@@ -212,6 +242,13 @@ export class SqliteSearchStore implements SearchStore {
    */
   async bestMatchIds(brainId: string, query: ParsedQuery, limit: number): Promise<string[]> {
     const scope = { brainId };
+    const indexed = this.indexedQuery(scope, query);
+    if (indexed !== undefined) {
+      const ranking = indexed.scope && indexed.index.rank(indexed.terms, indexed.scope, limit);
+      return byRelevance(this.rankedRows(indexed.index, ranking?.docs ?? [], ranking?.scores ?? []))
+        .slice(0, limit)
+        .map(([id]) => id);
+    }
     const match = ftsExpression(scope, query);
     if (match === undefined) return [];
     const params = { match, brain: brainId, type: null, tag: null, limit: -1 };
@@ -223,6 +260,69 @@ export class SqliteSearchStore implements SearchStore {
     return byRelevance(read)
       .slice(0, limit)
       .map(([id]) => id);
+  }
+
+  textIndexStatus() {
+    return this.textIndex.status();
+  }
+
+  onTextIndexBuilt(listener: (built: TextIndexBuilt) => void): void {
+    this.textIndex.onBuilt(listener);
+  }
+
+  /** Stops the in-memory index's upkeep (and any build); the store is closing. */
+  close(): void {
+    this.textIndex.close();
+  }
+
+  /** The in-memory index and the query's terms, when the index can answer the query. */
+  private indexedQuery(scope: SearchScope, query: ParsedQuery): IndexedQuery | undefined {
+    const plainWords = query.terms.length > 0 && query.prefixes.length === 0 && query.phrases.length === 0;
+    if (!plainWords || scope.tag !== undefined) return undefined;
+    const terms: string[] = [];
+    for (const word of query.terms) {
+      const term = this.textIndex.termOf(word);
+      if (term === undefined) return undefined; // a word FTS5 reads as a phrase of several
+      terms.push(term);
+    }
+    const index = this.textIndex.current();
+    return index && { index, terms, scope: index.scopeOf(scope.brainId, scope.type) };
+  }
+
+  private textMatchesInIndex({ index, terms, scope }: IndexedQuery, limit: number): TextMatches {
+    if (scope === undefined) return { hits: [], total: 0, matching: async () => new Set() };
+    const ranking = index.rank(terms, scope, limit);
+    const hits = byRelevance(this.rankedRows(index, ranking.docs, ranking.scores))
+      .slice(0, limit)
+      .map(([id, relevance, created_at]) => ({ id, relevance, created_at }));
+    const known = new Set(hits.map((hit) => hit.id));
+    return {
+      hits,
+      total: ranking.count,
+      matching: async (ids) => {
+        const found = new Set(ids.filter((id) => known.has(id)));
+        const unknown = ids.filter((id) => !known.has(id));
+        if (unknown.length === 0) return found;
+        for (const [id, rowid] of this.stmt
+          .searchRowids()
+          .raw()
+          .all({ ids: JSON.stringify(unknown) })) {
+          if (index.matches(terms, scope, index.docOf(rowid))) found.add(id);
+        }
+        return found;
+      },
+    };
+  }
+
+  /** Ranked documents as rows (id, relevance, creation time); any deleted meanwhile is left out. */
+  private rankedRows(index: TextIndex, docs: number[], scores: number[]): Ranked[] {
+    if (docs.length === 0) return [];
+    const scoreOf = new Map(docs.map((doc, i) => [index.rowidOf(doc), scores[i] as number]));
+    const rows = this.stmt
+      .rankedRows()
+      .raw()
+      .all({ rowids: JSON.stringify([...scoreOf.keys()]) });
+    return rows.map(([rowid, id, createdAt]) => [id, scoreOf.get(rowid) as number, createdAt]);
   }
 
   private textStatementsOf(scope: SearchScope): ReturnType<typeof textStatementsFor> {

@@ -72,7 +72,7 @@ export class SqliteStore implements Store {
   constructor(path: string, options: SqliteOptions = {}) {
     this.db = openSqliteDatabase(path, options);
     this.stmt = this.prepareAll();
-    this.search = new SqliteSearchStore(this.db);
+    this.search = new SqliteSearchStore(this.db, path);
     this.writes = new GroupCommit(this.db);
     this.links = this.work = new SqliteLinkStore(this.db, this.writes);
     this.vectors = new SqliteVectorStore(this.db, this.writes);
@@ -248,6 +248,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.writes.flush();
+    this.search.close();
     if (this.db.open) this.db.close();
   }
 
