@@ -126,8 +126,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? undefined
       : await createRateLimiter({ redisUrl: config.redisUrl, clock: domain.clock, log: app.log });
   app.decorate('limiter', limiter);
-  // When search becomes fast after a start (a large brain's index is built in a worker).
-  store.search.onTextIndexBuilt?.((built) => app.log.info(built, 'search text index built'));
+  // When search becomes fast after a start (a large file's index is built in a worker), or why not.
+  store.search.onTextIndexEvent?.(({ kind, ...event }) => {
+    if (kind === 'built') app.log.info(event, 'search text index built');
+    else app.log.warn(event, 'search text index: FTS5 answers meanwhile');
+  });
   app.decorate('lifecycle', { draining: false, closing: false });
   app.addHook('preClose', (done) => {
     app.lifecycle.closing = true;

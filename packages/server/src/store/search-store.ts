@@ -83,13 +83,16 @@ export interface TextIndexStatus {
   builds: number;
 }
 
-/** A build of the in-memory text index, as logged. */
-export interface TextIndexBuilt {
-  documents: number;
-  seconds: number;
-  /** Built in a worker thread (large indexes), or in the thread that asked (small ones). */
-  inWorker: boolean;
-}
+/** What the in-memory text index reports, as logged: a build (with what it took), or a failure. */
+export type TextIndexEvent =
+  | {
+      kind: 'built';
+      documents: number;
+      seconds: number;
+      /** Built in a worker thread (large files), or in the thread that asked (small ones). */
+      inWorker: boolean;
+    }
+  | { kind: 'failed'; message: string };
 
 /**
  * The reads search needs, on both stores. The domain owns the ranking; a store only finds text
@@ -127,6 +130,6 @@ export interface SearchStore {
   contradictionsOf(brainId: string, ids: string[]): Promise<Contradiction[]>;
   /** The in-memory text index's state, on a store that keeps one (SQLite). */
   textIndexStatus?(): TextIndexStatus;
-  /** Calls `listener` after each build of the in-memory text index. */
-  onTextIndexBuilt?(listener: (built: TextIndexBuilt) => void): void;
+  /** Calls `listener` after each build of the in-memory text index, and on each failure. */
+  onTextIndexEvent?(listener: (event: TextIndexEvent) => void): void;
 }

@@ -14,13 +14,8 @@ import { stemmer } from 'stemmer';
 import { prefixStemsFor } from '../prefix-stems.js';
 import { lazyStatements } from './lazy-statement.js';
 import { snapshotJson } from './snapshot-json.js';
-import {
-  LiveTextIndex,
-  SQLITE_FIELD_WEIGHTS,
-  type IndexScope,
-  type TextIndex,
-  type TextIndexBuilt,
-} from './text-index/index.js';
+import { LiveTextIndex, SQLITE_FIELD_WEIGHTS, type TextIndex } from './text-index/index.js';
+import type { TextIndexEvent } from '../search-store.js';
 
 export { SQLITE_FIELD_WEIGHTS };
 
@@ -36,6 +31,8 @@ const FREQUENCY_TTL_MS = 60_000;
 const FREQUENCIES_KEPT = 100_000;
 
 const IDS = `(SELECT value FROM json_each(@ids))`;
+/** A row of snapshot_search_rows (`r`) in the brain and, when asked, the type. */
+const ROW_IN_SCOPE = '+r.brain_id = @brain AND (@type IS NULL OR r.type = @type)';
 const HAS_TAG = (snapshotId: string) =>
   `(@tag IS NULL OR EXISTS (SELECT 1 FROM snapshots t, json_each(t.tags) WHERE t.id = ${snapshotId} AND json_each.value = @tag))`;
 /**
@@ -77,12 +74,11 @@ export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | 
   return tagWords ? `tags : ${quoted(tagWords)} AND ${words}` : undefined;
 }
 
-/** A query the in-memory index can answer: the index, the query's terms, and the scope's numbers. */
+/** A query the in-memory index can answer: the index, the query's terms (FTS5's), and the scope. */
 interface IndexedQuery {
   index: TextIndex;
   terms: string[];
-  /** Undefined when nothing is in scope (a brain the index holds no snapshot of). */
-  scope: IndexScope | undefined;
+  scope: SearchScope;
 }
 
 /**
@@ -140,10 +136,11 @@ export class SqliteSearchStore implements SearchStore {
       ),
       rankedRows: prepared<[number, string, string]>(
         `SELECT r.rowid, r.snapshot_id, s.created_at FROM snapshot_search_rows r JOIN snapshots s ON s.id = r.snapshot_id
-         WHERE r.rowid IN (SELECT value FROM json_each(@rowids))`,
+         WHERE r.rowid IN (SELECT value FROM json_each(@keys)) AND ${ROW_IN_SCOPE}`,
       ),
       searchRowids: prepared<[string, number]>(
-        `SELECT snapshot_id, rowid FROM snapshot_search_rows WHERE snapshot_id IN ${IDS}`,
+        `SELECT snapshot_id, rowid FROM snapshot_search_rows r
+         WHERE snapshot_id IN (SELECT value FROM json_each(@keys)) AND ${ROW_IN_SCOPE}`,
       ),
       createdAt: prepared<{ id: string; created_at: string }>(
         `SELECT id, created_at FROM snapshots WHERE id IN ${IDS}`,
@@ -244,8 +241,7 @@ export class SqliteSearchStore implements SearchStore {
     const scope = { brainId };
     const indexed = this.indexedQuery(scope, query);
     if (indexed !== undefined) {
-      const ranking = indexed.scope && indexed.index.rank(indexed.terms, indexed.scope, limit);
-      return byRelevance(this.rankedRows(indexed.index, ranking?.docs ?? [], ranking?.scores ?? []))
+      return byRelevance(this.rankInIndex(indexed, limit).read)
         .slice(0, limit)
         .map(([id]) => id);
     }
@@ -266,8 +262,8 @@ export class SqliteSearchStore implements SearchStore {
     return this.textIndex.status();
   }
 
-  onTextIndexBuilt(listener: (built: TextIndexBuilt) => void): void {
-    this.textIndex.onBuilt(listener);
+  onTextIndexEvent(listener: (event: TextIndexEvent) => void): void {
+    this.textIndex.onEvent(listener);
   }
 
   /** Stops the in-memory index's upkeep (and any build); the store is closing. */
@@ -286,43 +282,57 @@ export class SqliteSearchStore implements SearchStore {
       terms.push(term);
     }
     const index = this.textIndex.current();
-    return index && { index, terms, scope: index.scopeOf(scope.brainId, scope.type) };
+    return index && { index, terms, scope };
   }
 
-  private textMatchesInIndex({ index, terms, scope }: IndexedQuery, limit: number): TextMatches {
-    if (scope === undefined) return { hits: [], total: 0, matching: async () => new Set() };
-    const ranking = index.rank(terms, scope, limit);
-    const hits = byRelevance(this.rankedRows(index, ranking.docs, ranking.scores))
+  /** The `limit` best matches in scope by the index, with every tie of the last, and the count. */
+  private rankInIndex({ index, terms, scope }: IndexedQuery, limit: number): { read: Ranked[]; count: number } {
+    const numbers = index.scopeOf(scope.brainId, scope.type);
+    if (numbers === undefined) return { read: [], count: 0 };
+    const ranking = index.rank(terms, numbers, limit);
+    return { read: this.rankedRows(index, scope, ranking.docs, ranking.scores), count: ranking.count };
+  }
+
+  private textMatchesInIndex(indexed: IndexedQuery, limit: number): TextMatches {
+    const { read, count } = this.rankInIndex(indexed, limit);
+    const hits = byRelevance(read)
       .slice(0, limit)
       .map(([id, relevance, created_at]) => ({ id, relevance, created_at }));
     const known = new Set(hits.map((hit) => hit.id));
     return {
       hits,
-      total: ranking.count,
+      total: count,
       matching: async (ids) => {
         const found = new Set(ids.filter((id) => known.has(id)));
         const unknown = ids.filter((id) => !known.has(id));
-        if (unknown.length === 0) return found;
-        for (const [id, rowid] of this.stmt
-          .searchRowids()
-          .raw()
-          .all({ ids: JSON.stringify(unknown) })) {
-          if (index.matches(terms, scope, index.docOf(rowid))) found.add(id);
-        }
+        // Asked after other awaits: the index is caught up again (the one ranked with if that cannot be done).
+        const index = this.textIndex.current() ?? indexed.index;
+        const numbers = index.scopeOf(indexed.scope.brainId, indexed.scope.type);
+        if (unknown.length === 0 || numbers === undefined) return found;
+        const rows = this.stmt.searchRowids().raw().all(this.rowsInScope(indexed.scope, unknown));
+        for (const [id, rowid] of rows) if (index.matches(indexed.terms, numbers, index.docOf(rowid))) found.add(id);
         return found;
       },
     };
   }
 
-  /** Ranked documents as rows (id, relevance, creation time); any deleted meanwhile is left out. */
-  private rankedRows(index: TextIndex, docs: number[], scores: number[]): Ranked[] {
+  /**
+   * Ranked documents as rows (id, relevance, creation time). Rows are checked against the scope
+   * again, and one deleted meanwhile is left out: a row number freed by a delete in another
+   * process may already be another brain's.
+   */
+  private rankedRows(index: TextIndex, scope: SearchScope, docs: number[], scores: number[]): Ranked[] {
     if (docs.length === 0) return [];
     const scoreOf = new Map(docs.map((doc, i) => [index.rowidOf(doc), scores[i] as number]));
     const rows = this.stmt
       .rankedRows()
       .raw()
-      .all({ rowids: JSON.stringify([...scoreOf.keys()]) });
+      .all(this.rowsInScope(scope, [...scoreOf.keys()]));
     return rows.map(([rowid, id, createdAt]) => [id, scoreOf.get(rowid) as number, createdAt]);
+  }
+
+  private rowsInScope(scope: SearchScope, keys: (string | number)[]) {
+    return { keys: JSON.stringify(keys), brain: scope.brainId, type: scope.type ?? null };
   }
 
   private textStatementsOf(scope: SearchScope): ReturnType<typeof textStatementsFor> {

@@ -51,10 +51,20 @@ export interface FtsStatistics {
 export const FTS_STATISTICS_SQL = 'SELECT block FROM snapshot_search_data WHERE id = 1';
 
 export function decodeStatistics(block: Uint8Array | undefined): FtsStatistics {
-  if (block === undefined) return { rows: 0, tokens: 0 };
+  const [rows = 0, ...columns] = block === undefined ? [] : sqliteVarints(block);
+  return { rows, tokens: columns.reduce((sum, n) => sum + n, 0) };
+}
+
+/** FTS5's size record of each row (`%_docsize`): varints of each column's tokens. */
+export const FTS_ROW_SIZES_SQL = 'SELECT id, sz FROM snapshot_search_docsize';
+
+/** A row's length in tokens, every column, from its size record. */
+export const rowLength = (sizes: Uint8Array): number => sqliteVarints(sizes).reduce((sum, n) => sum + n, 0);
+
+/** SQLite's varints, as FTS5 writes its records: big-endian groups of 7 bits, the high bit set on all but the last; a 9th byte holds 8. */
+function sqliteVarints(block: Uint8Array): number[] {
   const values: number[] = [];
   for (let at = 0; at < block.length;) {
-    // SQLite's varint: big-endian groups of 7 bits, the high bit set on all but the last; a 9th byte holds 8.
     let value = 0;
     for (let i = 0; ; i++) {
       const byte = block[at++] as number;
@@ -67,6 +77,5 @@ export function decodeStatistics(block: Uint8Array | undefined): FtsStatistics {
     }
     values.push(value);
   }
-  const [rows = 0, ...columns] = values;
-  return { rows, tokens: columns.reduce((sum, n) => sum + n, 0) };
+  return values;
 }

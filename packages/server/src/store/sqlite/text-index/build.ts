@@ -1,7 +1,14 @@
 import type { SqliteDatabase } from '../open-database.js';
-import { decodeStatistics, DOUBLED_WEIGHTS, FTS_STATISTICS_SQL, type FtsStatistics } from './bm25.js';
+import {
+  decodeStatistics,
+  DOUBLED_WEIGHTS,
+  FTS_ROW_SIZES_SQL,
+  FTS_STATISTICS_SQL,
+  rowLength,
+  type FtsStatistics,
+} from './bm25.js';
 import { PostingsWriter, type Postings } from './postings.js';
-import type { ChangeLog } from './changes.js';
+import { CHANGES_KEPT, type ChangeLog } from './changes.js';
 
 /**
  * The index as read from FTS5 at one moment: every indexed snapshot (a document, numbered in
@@ -16,9 +23,8 @@ export interface BaseSegment {
   /** Terms, in FTS5's order; a term's number is its place here. */
   terms: string[];
   postings: Postings;
-  /** Per document: its rowid in snapshot_search_rows (ascending), length in tokens, brain and type. */
+  /** Per document: its rowid in snapshot_search_rows (ascending), brain and type. */
   docRowid: Int32Array;
-  docLength: Uint32Array;
   docBrain: Int32Array;
   docType: Uint8Array;
   /** Brain ids, by the number docBrain holds. */
@@ -63,10 +69,17 @@ export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): 
         docType[doc] = typeNumber.get(type) ?? 0;
       });
 
+      // Each row's length as bm25 reads it: FTS5's own size record.
+      const docLength = new Uint32Array(docs);
+      for (const [rowid, sizes] of db.prepare(FTS_ROW_SIZES_SQL).raw().iterate() as IterableIterator<
+        [number, Buffer]
+      >) {
+        const doc = rowid <= maxRowid ? (docOfRowid[rowid] as number) : -1;
+        if (doc >= 0) docLength[doc] = rowLength(sizes);
+      }
       const terms = db.prepare('SELECT term FROM temp.snapshot_search_terms').pluck().all() as string[];
       const tokensOf = db.prepare('SELECT doc, col FROM temp.snapshot_search_tokens WHERE term = ?').raw();
       const writer = new PostingsWriter();
-      const docLength = new Uint32Array(docs);
       for (const term of terms) {
         // Tokens come by document, so each document's frequency is summed before the next.
         let current = -1;
@@ -75,14 +88,13 @@ export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): 
           const doc = rowid <= maxRowid ? (docOfRowid[rowid] as number) : -1;
           if (doc < 0) continue;
           if (doc !== current) {
-            if (current >= 0) writer.add(current, frequency);
+            if (current >= 0) writer.add(current, frequency, docLength[current] as number);
             current = doc;
             frequency = 0;
           }
           frequency += DOUBLED_WEIGHTS[column] ?? 0;
-          docLength[doc] = (docLength[doc] as number) + 1;
         }
-        if (current >= 0) writer.add(current, frequency);
+        if (current >= 0) writer.add(current, frequency, docLength[current] as number);
         writer.endTerm();
       }
       return {
@@ -91,7 +103,6 @@ export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): 
         terms,
         postings: writer.finish(),
         docRowid,
-        docLength,
         docBrain,
         docType,
         brains: [...brainNumber.keys()],
@@ -99,9 +110,6 @@ export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): 
     })
     .deferred();
 }
-
-/** The log keeps this many changes before a fresh segment's, for other processes reading it. */
-const CHANGES_KEPT = 100_000;
 
 /**
  * After a build at `seq`, the log's older entries are of no use to this process: they are
@@ -121,7 +129,6 @@ export const segmentBuffers = (segment: BaseSegment): ArrayBuffer[] =>
     segment.postings.termBlock,
     segment.postings.termCount,
     segment.docRowid,
-    segment.docLength,
     segment.docBrain,
     segment.docType,
   ].map((array) => array.buffer as ArrayBuffer);

@@ -1,7 +1,7 @@
 import { inverseDocumentFrequency, lengthNorm, phraseScore, type FtsStatistics } from './bm25.js';
 import { typeNumbers, type BaseSegment } from './build.js';
 import type { ChangedRow } from './changes.js';
-import { BLOCK, decodeBlock, frequencyIn } from './postings.js';
+import { BLOCK, decodeBlock, frequencyIn, type Decoded } from './postings.js';
 
 /** Where a ranking looks: a brain's number, and a type's (0: every type). */
 export interface IndexScope {
@@ -16,21 +16,27 @@ export interface Ranking {
   count: number;
 }
 
+/** A term's postings decoded for a ranking: the first `length` entries are used. */
+interface PostingList extends Decoded {
+  length: number;
+}
+
 /** Postings added since the base segment was built, by term, in ascending document order. */
 interface DeltaList {
   docs: number[];
   frequencies: number[];
+  lengths: number[];
 }
 
 /**
  * Every indexed snapshot's terms, in memory: a base segment built from FTS5's index, documents
  * added since (a delta, in plain arrays), and a mark on each document removed or replaced since.
  * A changed snapshot is a new document; its old one is marked. Ranks exactly as FTS5's bm25
- * with the same weights: the statistics (rows, average length, rows holding a term) are those of
- * the live documents, as FTS5's are once deletes are applied.
+ * with the same weights: the rows holding a term are counted among the live documents, and the
+ * row count and average length are FTS5's own (bm25.ts says why they are not the live ones).
  *
- * Queries score term at a time into one accumulator the size of the index: every posting of a
- * query's terms is read once, and no document is visited twice per term.
+ * A ranking decodes each query term's postings once, then walks them together in document
+ * order, scoring each document in scope (every match is scored, as FTS5 scores every match).
  */
 export class TextIndex {
   private readonly postings;
@@ -40,7 +46,6 @@ export class TextIndex {
   private readonly baseDocs: number;
   private docs: number;
   private docRowid: Int32Array;
-  private docLength: Uint32Array;
   private docBrain: Int32Array;
   private docType: Uint8Array;
   private dead: Uint8Array;
@@ -49,14 +54,17 @@ export class TextIndex {
   private liveDocs = 0;
   /** FTS5's own N and token total, which bm25 uses (see bm25.ts). */
   private statistics: FtsStatistics;
-  private deadBaseDocs = 0;
-  /** Bumped at every removal: live counts of terms are kept per epoch. */
-  private epoch = 0;
-  private readonly liveCounts = new Map<string, { epoch: number; count: number }>();
-  private scores: Float64Array;
-  private touched: Int32Array;
-  private readonly blockDocs = new Int32Array(BLOCK);
-  private readonly blockFrequencies = new Uint32Array(BLOCK);
+  /** Room for one decoded block, to look one document up. */
+  private readonly block: Decoded = {
+    docs: new Int32Array(BLOCK),
+    frequencies: new Uint32Array(BLOCK),
+    lengths: new Uint32Array(BLOCK),
+  };
+  /** Each phrase's live postings, decoded for a ranking (reused, grown as needed). */
+  private readonly lists: PostingList[] = [];
+  /** A ranking's matches in scope, in document order, with their scores. */
+  private matchDocs = new Int32Array(1024);
+  private matchScores = new Float64Array(1024);
 
   constructor(base: BaseSegment, types: readonly string[]) {
     this.postings = base.postings;
@@ -66,12 +74,9 @@ export class TextIndex {
     this.baseDocs = this.docs = base.docRowid.length;
     const capacity = Math.max(1024, Math.ceil(this.docs * 1.25));
     this.docRowid = resized(base.docRowid, capacity);
-    this.docLength = resized(base.docLength, capacity);
     this.docBrain = resized(base.docBrain, capacity);
     this.docType = resized(base.docType, capacity);
     this.dead = new Uint8Array(capacity);
-    this.scores = new Float64Array(capacity);
-    this.touched = new Int32Array(capacity);
     this.liveDocs = this.docs;
     this.statistics = base.statistics;
   }
@@ -117,24 +122,6 @@ export class TextIndex {
     if (!row.gone) this.add(row);
   }
 
-  /** How many live documents hold `term`. */
-  documentFrequency(term: string): number {
-    const t = this.termNumber.get(term);
-    const list = this.delta.get(term);
-    if (this.epoch === 0 || (this.deadBaseDocs === 0 && list === undefined)) {
-      return (t === undefined ? 0 : (this.postings.termCount[t] as number)) + (list?.docs.length ?? 0);
-    }
-    const kept = this.liveCounts.get(term);
-    if (kept?.epoch === this.epoch) return kept.count;
-    let count = 0;
-    this.forEachPosting(term, (doc) => {
-      if (this.dead[doc] === 0) count++;
-    });
-    if (this.liveCounts.size > 100_000) this.liveCounts.clear();
-    this.liveCounts.set(term, { epoch: this.epoch, count });
-    return count;
-  }
-
   /**
    * The `k` best documents in scope for the phrases (single terms, in query order; a repeated
    * term counts again, as in FTS5), with all tied with the k-th, and the count of all matches.
@@ -143,31 +130,124 @@ export class TextIndex {
     const { rows, tokens } = this.statistics;
     if (this.liveDocs === 0 || rows === 0 || scope.type < 0) return { docs: [], scores: [], count: 0 };
     const average = tokens / rows;
-    const { scores, touched, dead, docBrain, docType, docLength } = this;
-    let count = 0;
-    for (const phrase of phrases) {
-      const idf = inverseDocumentFrequency(rows, this.documentFrequency(phrase));
-      this.forEachPosting(phrase, (doc, doubled) => {
-        if (dead[doc] !== 0 || docBrain[doc] !== scope.brain || (scope.type !== 0 && docType[doc] !== scope.type))
-          return;
-        if (scores[doc] === 0) touched[count++] = doc;
-        scores[doc] =
-          (scores[doc] as number) + phraseScore(idf, doubled, lengthNorm(docLength[doc] as number, average));
-      });
-    }
-    const floor = kthHighest(scores, touched, count, k);
+    const n = phrases.length;
+    const idfs = phrases.map((phrase, i) => inverseDocumentFrequency(rows, this.decode(phrase, i)));
+    const count = this.merge(n, idfs, scope, average);
+    const { matchDocs, matchScores } = this;
+    const floor = kthHighest(matchScores, count, k);
     const docs: number[] = [];
     const found: number[] = [];
     for (let i = 0; i < count; i++) {
-      const doc = touched[i] as number;
-      const score = scores[doc] as number;
+      const score = matchScores[i] as number;
       if (score >= floor) {
-        docs.push(doc);
+        docs.push(matchDocs[i] as number);
         found.push(score);
       }
-      scores[doc] = 0;
     }
     return { docs, scores: found, count };
+  }
+
+  /**
+   * Walks the first `n` decoded lists together, in document order (document at a time), and
+   * writes each document in scope with its score into matchDocs / matchScores; returns how many.
+   * Its phrases' parts are added in phrase order, as FTS5 adds them. At 1,000,000 snapshots this
+   * is most of a search: reading the per-document arrays in ascending order, and the matches
+   * sequentially, costs about a third of scoring term at a time into an accumulator the size of
+   * the index (random reads over ~20 MB; docs/performance.md).
+   */
+  private merge(n: number, idfs: number[], scope: IndexScope, average: number): number {
+    const { lists, docBrain, docType } = this;
+    const everyDocInScope = this.brainNumber.size === 1 && scope.type === 0;
+    this.reserveMatches(lists.slice(0, n).reduce((sum, list) => sum + list.length, 0));
+    const { matchDocs, matchScores } = this;
+    const position = new Int32Array(n);
+    let count = 0;
+    for (;;) {
+      let doc = 0x7fffffff;
+      for (let i = 0; i < n; i++) {
+        const list = lists[i] as PostingList;
+        const at = position[i] as number;
+        if (at < list.length && (list.docs[at] as number) < doc) doc = list.docs[at] as number;
+      }
+      if (doc === 0x7fffffff) return count;
+      const inScope =
+        everyDocInScope || (docBrain[doc] === scope.brain && (scope.type === 0 || docType[doc] === scope.type));
+      let norm = -1;
+      let score = 0;
+      for (let i = 0; i < n; i++) {
+        const list = lists[i] as PostingList;
+        const at = position[i] as number;
+        if (at < list.length && list.docs[at] === doc) {
+          if (norm < 0) norm = lengthNorm(list.lengths[at] as number, average);
+          if (inScope) score += phraseScore(idfs[i] as number, list.frequencies[at] as number, norm);
+          position[i] = at + 1;
+        }
+      }
+      if (inScope) {
+        matchDocs[count] = doc;
+        matchScores[count++] = score;
+      }
+    }
+  }
+
+  /**
+   * Decodes `term`'s live postings (base, then delta: ascending documents) into lists[slot];
+   * returns how many there are: the term's document frequency, over every brain, as FTS5's.
+   */
+  private decode(term: string, slot: number): number {
+    const t = this.termNumber.get(term);
+    const delta = this.delta.get(term);
+    const total = (t === undefined ? 0 : (this.postings.termCount[t] as number)) + (delta?.docs.length ?? 0);
+    const list = this.listFor(slot, total);
+    let length = 0;
+    if (t !== undefined) {
+      const end = this.postings.termBlock[t + 1] as number;
+      for (let b = this.postings.termBlock[t] as number; b < end; b++) {
+        length += decodeBlock(this.postings, t, b, list, length);
+      }
+    }
+    for (let i = 0; delta !== undefined && i < delta.docs.length; i++) {
+      list.docs[length] = delta.docs[i] as number;
+      list.lengths[length] = delta.lengths[i] as number;
+      list.frequencies[length++] = delta.frequencies[i] as number;
+    }
+    // Removed documents are dropped (none are, usually: then nothing is read).
+    if (this.liveDocs !== this.docs) {
+      const { dead } = this;
+      let kept = 0;
+      for (let i = 0; i < length; i++) {
+        const doc = list.docs[i] as number;
+        if (dead[doc] !== 0) continue;
+        list.docs[kept] = doc;
+        list.lengths[kept] = list.lengths[i] as number;
+        list.frequencies[kept++] = list.frequencies[i] as number;
+      }
+      length = kept;
+    }
+    list.length = length;
+    return length;
+  }
+
+  /** lists[slot], with room for `size` postings (and a block more, for decodeBlock). */
+  private listFor(slot: number, size: number): PostingList {
+    let list = this.lists[slot];
+    if (list === undefined || list.docs.length < size + BLOCK) {
+      const room = Math.max(1024, (size + BLOCK) * 2);
+      list = {
+        docs: new Int32Array(room),
+        frequencies: new Uint32Array(room),
+        lengths: new Uint32Array(room),
+        length: 0,
+      };
+      this.lists[slot] = list;
+    }
+    return list;
+  }
+
+  private reserveMatches(size: number): void {
+    if (this.matchDocs.length >= size) return;
+    this.matchDocs = new Int32Array(size * 2);
+    this.matchScores = new Float64Array(size * 2);
   }
 
   /** Whether `doc` is live, in scope, and holds any of the terms. */
@@ -176,27 +256,10 @@ export class TextIndex {
     if (scope.type !== 0 && this.docType[doc] !== scope.type) return false;
     return phrases.some((phrase) => {
       const t = this.termNumber.get(phrase);
-      if (t !== undefined && frequencyIn(this.postings, t, doc, this.blockDocs, this.blockFrequencies) > 0) return true;
+      if (t !== undefined && frequencyIn(this.postings, t, doc, this.block) > 0) return true;
       const list = this.delta.get(phrase);
       return list !== undefined && binarySearch(list.docs, list.docs.length, doc) >= 0;
     });
-  }
-
-  /** Calls `visit` with each posting of `term` (base, then delta: ascending documents). */
-  private forEachPosting(term: string, visit: (doc: number, doubled: number) => void): void {
-    const t = this.termNumber.get(term);
-    if (t !== undefined) {
-      const { blockDocs, blockFrequencies } = this;
-      const end = this.postings.termBlock[t + 1] as number;
-      for (let b = this.postings.termBlock[t] as number; b < end; b++) {
-        const n = decodeBlock(this.postings, t, b, blockDocs, blockFrequencies);
-        for (let i = 0; i < n; i++) visit(blockDocs[i] as number, blockFrequencies[i] as number);
-      }
-    }
-    const list = this.delta.get(term);
-    if (list !== undefined) {
-      for (let i = 0; i < list.docs.length; i++) visit(list.docs[i] as number, list.frequencies[i] as number);
-    }
   }
 
   private remove(rowid: number): void {
@@ -204,9 +267,7 @@ export class TextIndex {
     if (doc < 0) return;
     this.dead[doc] = 1;
     this.deltaOfRowid.delete(rowid);
-    if (doc < this.baseDocs) this.deadBaseDocs++;
     this.liveDocs--;
-    this.epoch++;
   }
 
   private add(row: ChangedRow & { gone: false }): void {
@@ -215,16 +276,15 @@ export class TextIndex {
     let brain = this.brainNumber.get(row.brain);
     if (brain === undefined) this.brainNumber.set(row.brain, (brain = this.brainNumber.size));
     this.docRowid[doc] = row.rowid;
-    this.docLength[doc] = row.length;
     this.docBrain[doc] = brain;
     this.docType[doc] = this.typeNumber.get(row.type) ?? 0;
     this.deltaOfRowid.set(row.rowid, doc);
     for (const [term, doubled] of row.terms) {
       let list = this.delta.get(term);
-      if (list === undefined) this.delta.set(term, (list = { docs: [], frequencies: [] }));
+      if (list === undefined) this.delta.set(term, (list = { docs: [], frequencies: [], lengths: [] }));
       list.docs.push(doc);
       list.frequencies.push(doubled);
-      this.liveCounts.delete(term);
+      list.lengths.push(row.length);
     }
     this.liveDocs++;
   }
@@ -232,12 +292,9 @@ export class TextIndex {
   private grow(): void {
     const capacity = this.docRowid.length * 2;
     this.docRowid = resized(this.docRowid, capacity);
-    this.docLength = resized(this.docLength, capacity);
     this.docBrain = resized(this.docBrain, capacity);
     this.docType = resized(this.docType, capacity);
     this.dead = resized(this.dead, capacity);
-    this.scores = new Float64Array(capacity);
-    this.touched = new Int32Array(capacity);
   }
 }
 
@@ -262,13 +319,13 @@ function binarySearch(sorted: ArrayLike<number>, length: number, value: number):
   return -1;
 }
 
-/** The k-th highest score among the touched documents (-Infinity when there are at most k). */
-function kthHighest(scores: Float64Array, touched: Int32Array, count: number, k: number): number {
+/** The k-th highest of the first `count` scores (-Infinity when there are at most k). */
+function kthHighest(scores: Float64Array, count: number, k: number): number {
   if (count <= k) return -Infinity;
   // The best k so far, highest first: most scores do not beat the k-th and cost one comparison.
   const best = new Float64Array(k).fill(-Infinity);
   for (let i = 0; i < count; i++) {
-    const score = scores[touched[i] as number] as number;
+    const score = scores[i] as number;
     if (score <= (best[k - 1] as number)) continue;
     let j = k - 1;
     while (j > 0 && (best[j - 1] as number) < score) {
