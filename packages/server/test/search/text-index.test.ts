@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { parseQuery } from '../../src/domain/search/query.js';
+import { seededRandom as seeded } from '../extraction/fixtures.js';
 import { testBackend } from '../helpers/database.js';
 import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
@@ -243,15 +244,3 @@ describe('the in-memory text index (SQLite)', { skip: testBackend !== 'sqlite' }
     await assertRanksAsFts5(60, 'built in a worker');
   });
 });
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
