@@ -1,6 +1,7 @@
 // In-process timing of the SQLite store's in-memory text index on a kept brain (made by
-// seed-search-brain.mjs): its ranking alone, per posting, and textMatches (ranking plus the
-// rows' look-up), for 600 two-word queries drawn as the search benchmark draws its words.
+// seed-search-brain.mjs): the size of its postings, its ranking alone, per posting, and
+// textMatches (ranking plus the rows' look-up), for 600 two-word queries drawn as the search
+// benchmark draws its words.
 //   npm run build
 //   node bench/research/seed-search-brain.mjs <dir> 1000000 > <dir>/seed.json
 //   node bench/research/text-index-profile.mjs <dir>/seed.json
@@ -27,6 +28,13 @@ const index = live.current();
 const scope = index.scopeOf(brainId, undefined);
 const terms = queries.map((q) => q.terms.map((w) => live.termOf(w)));
 const postings = terms.reduce((sum, ts) => sum + ts.reduce((s, t) => s + index.decode(t, 0), 0), 0);
+const stored = index.postings;
+const allPostings = stored.termCount.reduce((sum, n) => sum + n, 0);
+console.log(
+  `postings: ${allPostings.toLocaleString('en')}, ${(stored.bytes.length / 2 ** 20).toFixed(0)} MiB ` +
+    `(${(stored.bytes.length / allPostings).toFixed(2)} bytes each), block table ` +
+    `${((stored.blockOffset.byteLength + stored.blockLast.byteLength) / 2 ** 20).toFixed(1)} MiB`,
+);
 const at = (list, p) => list.slice().sort((a, b) => a - b)[Math.floor(p * (list.length - 1))];
 for (let pass = 1; pass <= 3; pass++) {
   const rank = [];

@@ -212,6 +212,26 @@ describe('the in-memory text index (SQLite)', { skip: testBackend !== 'sqlite' }
     await assertRanksAsFts5(20, 'caught up');
   });
 
+  it('builds again when another process pruned changes it had not applied', async () => {
+    const before = await indexState();
+    const listed = await api.request('GET', '/v1/snapshots?limit=2', { key });
+    const [a, b] = (listed.body.data as { id: string }[]).map((snapshot) => snapshot.id) as [string, string];
+    const writer = new Database(api.databasePath);
+    try {
+      writer.transaction(() => {
+        writer.prepare('UPDATE snapshots SET name = ? WHERE id = ?').run('Vantablack orchid', a);
+        writer.prepare('UPDATE snapshots SET name = ? WHERE id = ?').run('Vantablack heron', b);
+        // As another process's pruning would: every change but the newest is gone from the log.
+        writer.prepare('DELETE FROM search_changes WHERE seq < (SELECT max(seq) FROM search_changes)').run();
+      })();
+    } finally {
+      writer.close();
+    }
+    assert.deepEqual((await searchText(['vantablack'], key)).ids.sort(), [a, b].sort());
+    assert.deepEqual(await indexState(), { ...before, builds: before.builds + 1 }, 'built again, not caught up');
+    await assertRanksAsFts5(20, 'after a gap in the log');
+  });
+
   it('keeps ranking as FTS5 after updates and deletes change its statistics', async () => {
     const listed = await api.request('GET', `/v1/snapshots?limit=100`, { key });
     const ids = (listed.body.data as { id: string }[]).map((s) => s.id);
@@ -235,12 +255,12 @@ describe('the in-memory text index (SQLite)', { skip: testBackend !== 'sqlite' }
     const late = await api.request('POST', '/v1/snapshots', { key, body: { name: 'Orbit ledger', core: 'late' } });
     assert.equal(late.status, 201);
     let state = await indexState();
-    for (let waited = 0; (state.builds < 2 || state.documents !== 2_921) && waited < 60_000; waited += 100) {
+    for (let waited = 0; (state.builds < 3 || state.documents !== 2_921) && waited < 60_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       await searchText(['orbit'], key);
       state = await indexState();
     }
-    assert.deepEqual(state, { ready: 1, documents: 2_921, builds: 2 });
+    assert.deepEqual(state, { ready: 1, documents: 2_921, builds: 3 });
     await assertRanksAsFts5(60, 'built in a worker');
   });
 });

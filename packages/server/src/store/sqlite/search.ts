@@ -305,10 +305,11 @@ export class SqliteSearchStore implements SearchStore {
       matching: async (ids) => {
         const found = new Set(ids.filter((id) => known.has(id)));
         const unknown = ids.filter((id) => !known.has(id));
+        if (unknown.length === 0) return found;
         // Asked after other awaits: the index is caught up again (the one ranked with if that cannot be done).
         const index = this.textIndex.current() ?? indexed.index;
         const numbers = index.scopeOf(indexed.scope.brainId, indexed.scope.type);
-        if (unknown.length === 0 || numbers === undefined) return found;
+        if (numbers === undefined) return found;
         const rows = this.stmt.searchRowids().raw().all(this.rowsInScope(indexed.scope, unknown));
         for (const [id, rowid] of rows) if (index.matches(indexed.terms, numbers, index.docOf(rowid))) found.add(id);
         return found;

@@ -6,7 +6,7 @@
  * (every column, unweighted) and avgdl the average length; idf = ln((N − n + 0.5) / (n + 0.5)),
  * 1e-6 when that is not positive, n being the rows holding the phrase.
  *
- * N and the average come from FTS5's own "averages" record (ftsStatistics), not from the live
+ * N and the average come from FTS5's own "averages" record (decodeStatistics), not from the live
  * rows: in a contentless_delete table a delete does not subtract from them (measured: 50 rows
  * inserted, 10 deleted and 10 replaced leave N at 60), while n counts live rows only. Reading
  * the record keeps the ranking FTS5's whatever FTS5 does with it.

@@ -1,14 +1,7 @@
 import type { SqliteDatabase } from '../open-database.js';
-import {
-  decodeStatistics,
-  DOUBLED_WEIGHTS,
-  FTS_ROW_SIZES_SQL,
-  FTS_STATISTICS_SQL,
-  rowLength,
-  type FtsStatistics,
-} from './bm25.js';
+import { DOUBLED_WEIGHTS, FTS_ROW_SIZES_SQL, rowLength, type FtsStatistics } from './bm25.js';
 import { PostingsWriter, type Postings } from './postings.js';
-import { CHANGES_KEPT, type ChangeLog } from './changes.js';
+import { CHANGES_KEPT, ChangeLog } from './changes.js';
 
 /**
  * The index as read from FTS5 at one moment: every indexed snapshot (a document, numbered in
@@ -37,16 +30,17 @@ export const typeNumbers = (types: readonly string[]) => new Map(types.map((type
 /**
  * Reads FTS5's own index (fts5vocab, 'instance': every token of every row) in one read
  * transaction, so that the documents, their tokens and the change log's position agree. Tokens
- * are FTS5's own, stemmed and folded by its tokenizer: nothing here re-implements it. About 50 µs
- * a snapshot of ~45 tokens; run in a worker (build-worker.ts).
+ * are FTS5's own, stemmed and folded by its tokenizer: nothing here re-implements it. About 55 µs
+ * a snapshot of ~45 tokens (53–70 s at 1,000,000); run in a worker (build-worker.ts).
  */
 export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): BaseSegment {
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.snapshot_search_terms USING fts5vocab(main, snapshot_search, 'row');
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.snapshot_search_tokens USING fts5vocab(main, snapshot_search, 'instance');`);
   return db
     .transaction(() => {
-      const seq = db.prepare('SELECT coalesce(max(seq), 0) FROM search_changes').pluck().get() as number;
-      const statistics = decodeStatistics(db.prepare(FTS_STATISTICS_SQL).pluck().get() as Buffer | undefined);
+      const log = new ChangeLog(db);
+      const seq = log.latest();
+      const statistics = log.statistics();
       const rows = db.prepare('SELECT rowid, brain_id, type FROM snapshot_search_rows ORDER BY rowid').raw().all() as [
         number,
         string,
@@ -60,6 +54,7 @@ export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): 
       const typeNumber = typeNumbers(types);
       const maxRowid = docs === 0 ? 0 : (rows[docs - 1] as [number, string, string])[0];
       const docOfRowid = new Int32Array(maxRowid + 1).fill(-1);
+      const docOf = (rowid: number) => (rowid <= maxRowid ? (docOfRowid[rowid] as number) : -1);
       rows.forEach(([rowid, brain, type], doc) => {
         docRowid[doc] = rowid;
         docOfRowid[rowid] = doc;
@@ -74,7 +69,7 @@ export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): 
       for (const [rowid, sizes] of db.prepare(FTS_ROW_SIZES_SQL).raw().iterate() as IterableIterator<
         [number, Buffer]
       >) {
-        const doc = rowid <= maxRowid ? (docOfRowid[rowid] as number) : -1;
+        const doc = docOf(rowid);
         if (doc >= 0) docLength[doc] = rowLength(sizes);
       }
       const terms = db.prepare('SELECT term FROM temp.snapshot_search_terms').pluck().all() as string[];
@@ -85,7 +80,7 @@ export function buildBaseSegment(db: SqliteDatabase, types: readonly string[]): 
         let current = -1;
         let frequency = 0;
         for (const [rowid, column] of tokensOf.iterate(term) as IterableIterator<[number, string]>) {
-          const doc = rowid <= maxRowid ? (docOfRowid[rowid] as number) : -1;
+          const doc = docOf(rowid);
           if (doc < 0) continue;
           if (doc !== current) {
             if (current >= 0) writer.add(current, frequency, docLength[current] as number);

@@ -9,8 +9,8 @@ import { decodeStatistics, DOUBLED_WEIGHTS, FTS_STATISTICS_SQL, type FtsStatisti
  * snapshot's searched text is added, changed or removed), so that an index kept in a process
  * sees every writer's changes: this process, the CLI, another server on the same file. The log
  * holds only which row changed; the row itself is read when the change is applied. Its oldest
- * entries are pruned after each build of the index, and by any process once it holds more than
- * twice CHANGES_KEPT; the newest is always kept, so `seq` never goes back.
+ * entries are pruned by the build worker after each build, and a chunk a second by any process
+ * once it holds more than twice CHANGES_KEPT; the newest is always kept, so `seq` never goes back.
  */
 export const SEARCH_CHANGES_SQL = `
   CREATE TABLE search_changes (

@@ -155,8 +155,9 @@ export class LiveTextIndex {
     try {
       if (this.index !== undefined) this.catchUp(false);
       // Builds prune the log; a process that writes and never searches would not (a chunk a tick).
-      if (this.building === undefined && this.log.latest() - this.log.oldest() > 2 * CHANGES_KEPT) {
-        this.log.pruneSome(this.log.latest() - CHANGES_KEPT);
+      const latest = this.log.latest();
+      if (this.building === undefined && latest - this.log.oldest() > 2 * CHANGES_KEPT) {
+        this.log.pruneSome(latest - CHANGES_KEPT);
       }
     } catch {
       // Busy or closing: the next search or tick tries again.

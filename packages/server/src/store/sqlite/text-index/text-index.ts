@@ -150,10 +150,9 @@ export class TextIndex {
   /**
    * Walks the first `n` decoded lists together, in document order (document at a time), and
    * writes each document in scope with its score into matchDocs / matchScores; returns how many.
-   * Its phrases' parts are added in phrase order, as FTS5 adds them. At 1,000,000 snapshots this
-   * is most of a search: reading the per-document arrays in ascending order, and the matches
-   * sequentially, costs about a third of scoring term at a time into an accumulator the size of
-   * the index (random reads over ~20 MB; docs/performance.md).
+   * Its phrases' parts are added in phrase order, as FTS5 adds them. Every array is read in
+   * sequence: at 1,000,000 snapshots, scoring term at a time into an accumulator the size of the
+   * index (random reads over ~20 MB) cost 196 ns a posting, this 34–52 (docs/performance.md).
    */
   private merge(n: number, idfs: number[], scope: IndexScope, average: number): number {
     const { lists, docBrain, docType } = this;
