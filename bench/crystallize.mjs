@@ -65,6 +65,7 @@ async function startSlowProvider(delayMs) {
         method: null,
         steps: null,
         challenge: null,
+        proof: null,
         tags: ['bench'],
         confidence: 0.6,
         significance_score: 0.5,

@@ -4,6 +4,7 @@
  */
 import type { SnapshotType } from '../../model.js';
 import { SNAPSHOT_LIMITS } from '../snapshots.js';
+import { readArgument } from './argument.js';
 import { EMPHASIS, HEDGE, TYPE_PRIORITY } from './cues.js';
 import { groupUnits, type Group } from './grouping.js';
 import { nameFor, tagsFor } from './naming.js';
@@ -105,6 +106,7 @@ interface Draft {
 /** The sentences of a group sorted into the fields they fill. */
 interface Roles {
   core: Unit[];
+  proof: Unit[];
   story: Unit[];
   method: Unit[];
   steps: Unit[];
@@ -126,14 +128,20 @@ function rolesOf(group: Group): Roles | null {
     const before = sentences[i - 1];
     if (unit.role === 'core' && unit.past && !hasCue(unit) && before && storyLike.has(before)) storyLike.add(unit);
   });
-  let core = sentences.filter((u) => u.role === 'core' && !storyLike.has(u) && !stepSentences.includes(u));
+  const statements = sentences.filter(
+    (u) => (u.role === 'core' || u.role === 'challenge') && !storyLike.has(u) && !stepSentences.includes(u),
+  );
+  // The claim is the core; the other statements are its proof or the other side's (argument.ts).
+  const argument = readArgument(statements);
+  let core = argument ? argument.core : [];
+  const proof = argument?.proof ?? [];
+  const challenge = argument?.challenge ?? statements;
   let story = sentences.filter((u) => storyLike.has(u));
   // A list header that says how ("To apply it, follow these steps") is the method.
   let method = [
     ...sentences.filter((u) => u.role === 'method'),
     ...headers.filter((u) => /\bhow\b|\bto\b/.test(u.lower)),
   ];
-  const challenge = sentences.filter((u) => u.role === 'challenge');
   const steps = [...stepSentences, ...items];
   if (core.length === 0) {
     // A group of only a story (or only a list) still says something: that becomes the core.
@@ -144,7 +152,7 @@ function rolesOf(group: Group): Roles | null {
     if (fallback === story) story = [];
     method = method.filter((u) => !core.includes(u));
   }
-  return core.length > 0 ? { core, story, method, steps, challenge } : null;
+  return core.length > 0 ? { core, proof, story, method, steps, challenge } : null;
 }
 
 /** Whether a group says enough to be a snapshot (docs/extraction.md, "Grouping", minimum). */
@@ -160,10 +168,10 @@ function saysEnough(group: Group, roles: Roles): boolean {
 function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | null {
   const roles = rolesOf(group);
   if (!roles || !saysEnough(group, roles)) return null;
-  const { core, story, method, steps, challenge } = roles;
+  const { core, proof, story, method, steps, challenge } = roles;
   const lead = core[0]!;
   const name = nameFor(lead, group.units, group.heading);
-  const extraFields = [story, method, steps, challenge].filter((units) => units.length > 0).length;
+  const extraFields = [proof, story, method, steps, challenge].filter((units) => units.length > 0).length;
   const snapshot: ExtractedSnapshot = {
     name,
     core: clip(core.map((u) => u.text).join(' '), SNAPSHOT_LIMITS.core) || name,
@@ -177,6 +185,8 @@ function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | nu
   const methodText = joined(method, SNAPSHOT_LIMITS.text);
   const stepsText = steps.length > 0 ? clip(numbered(steps), SNAPSHOT_LIMITS.text) : undefined;
   const challengeText = joined(challenge, SNAPSHOT_LIMITS.text);
+  const proofText = joined(proof, SNAPSHOT_LIMITS.text);
+  if (proofText) snapshot.proof = proofText;
   if (storyText) snapshot.story = storyText;
   if (methodText) snapshot.method = methodText;
   if (stepsText) snapshot.steps = stepsText;

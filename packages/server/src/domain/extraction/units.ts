@@ -26,6 +26,8 @@ export interface Unit {
   text: string;
   /** Lower case, for cue phrases. */
   lower: string;
+  /** The spoken opener stripped from its start ("yes,", "and"), lower case; '' when none. */
+  opener: string;
   tokens: Token[];
   /** Index of the paragraph (or speaker turn) it came from. */
   block: number;
@@ -120,6 +122,7 @@ function makeUnit(
   text: string,
   tokens: Token[],
   place: Pick<Unit, 'block' | 'heading' | 'kind' | 'list' | 'numbered'>,
+  opener = '',
 ): Unit {
   const lower = text.toLowerCase();
   const content = contentLemmas(tokens);
@@ -129,6 +132,7 @@ function makeUnit(
     ...place,
     text,
     lower,
+    opener,
     tokens,
     content,
     question,
@@ -159,7 +163,12 @@ export function readUnits(raw: string): Unit[] {
       if (segment.kind === 'prose') {
         for (const sentence of withAttributions(tagSentences(segment.text)).flatMap(splitRunOn)) {
           // The openers stripped ("So,", "Well,") are stop words or filler: the tokens can stay.
-          units.push(makeUnit(stripOpeners(sentence.text), sentence.tokens, place('sentence', null, false)));
+          const stripped = stripOpeners(sentence.text);
+          const opener = sentence.text
+            .slice(0, sentence.text.length - stripped.length)
+            .trim()
+            .toLowerCase();
+          units.push(makeUnit(stripped, sentence.tokens, place('sentence', null, false), opener));
         }
         continue;
       }
