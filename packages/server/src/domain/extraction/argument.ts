@@ -127,7 +127,8 @@ function read(unit: Unit): Reading {
       const at = from + but.index;
       const conceded = unit.text.slice(0, at);
       const answer = unit.text.slice(at + but[0].length);
-      if (words(conceded) >= ARGUMENT.minClauseWords && words(answer) >= ARGUMENT.minClauseWords) {
+      // "Sure, they're cheaper, but …": a concession may be two words.
+      if (words(conceded) >= 2 && words(answer) >= ARGUMENT.minClauseWords) {
         return { unit, own: part(unit, answer), other: part(unit, conceded), reason: null, rebuts: true };
       }
     }

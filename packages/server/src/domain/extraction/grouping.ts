@@ -3,7 +3,7 @@
  * knowledge entry): a paragraph is one idea unless a sentence inside it opens a new one, and a
  * short paragraph or speaker turn that goes on with the same words joins the one before.
  */
-import { METHOD_CUES } from './cues.js';
+import { LESSONS_HEADER, METHOD_CUES } from './cues.js';
 import { cueWeight, type Unit } from './units.js';
 
 export interface Group {
@@ -59,7 +59,10 @@ function characterCount(group: Group): number {
  * is the steps of the idea it follows.
  */
 function isListOfIdeas(items: Unit[], header: Unit | undefined): boolean {
-  if (items.length < 2 || items.some((item) => item.numbered)) return false;
+  if (items.length < 2) return false;
+  // Decisions, action items and lessons are each one, numbered or not.
+  if (items.every((item) => item.decision) || (header && LESSONS_HEADER.test(header.lower))) return true;
+  if (items.some((item) => item.numbered)) return false;
   if (header && /\b(?:steps?|how|process|procedure|routine|method|checklist|protocol)\b/.test(header.lower))
     return false;
   const stated = items.filter((item) => cueWeight(item.typeScores) >= 1 && item.content.length >= 2);
@@ -110,7 +113,8 @@ export function groupUnits(units: Unit[]): Group[] {
       if (unit.kind === 'item') start(unit);
       continue;
     }
-    if (group === null || unit.heading !== null) {
+    // A decision is a snapshot of its own, and what follows it is not part of it.
+    if (group === null || unit.heading !== null || unit.decision || group.units.some((u) => u.decision)) {
       start(unit);
       continue;
     }

@@ -3,6 +3,7 @@
  * Sentence boundaries come from the model; line structure is read here, because the model
  * reads a numbered list as one long sentence.
  */
+import { DECISION_LABEL } from './cues.js';
 import { removeHesitations, squash } from './text.js';
 
 export interface ListItem {
@@ -60,6 +61,8 @@ function readLine(raw: string, speakers: ReadonlySet<string>): Line {
   if (
     speaker &&
     !STATEMENT_LABELS.has(label.toLowerCase()) &&
+    // "TODO: …" twice is two action items, not a speaker called TODO.
+    !DECISION_LABEL.test(`${label.toLowerCase()}: `) &&
     (turn || speakers.has(label) || ROLE_LABEL.test(label))
   ) {
     text = text.slice(speaker[0].length);
@@ -170,6 +173,11 @@ function plainTitle(line: string, index: number, count: number, opensText: boole
 function isTitleCase(words: string[]): boolean {
   const long = words.filter((word) => /^[A-Za-z]{4,}/.test(word));
   return long.length > 0 && long.every((word) => /^[A-Z]/.test(word));
+}
+
+/** The names that label speaker turns ("Sam: …" twice), not the roles ("Q", "Host"). */
+export function speakerNames(text: string): string[] {
+  return [...speakersOf(text.split('\n'))].filter((label) => !ROLE_LABEL.test(label));
 }
 
 export function readStructure(text: string): Block[] {
