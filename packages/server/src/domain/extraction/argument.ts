@@ -111,11 +111,29 @@ function withReason(unit: Unit): { own: Unit; reason: Unit | null } {
   return { own: unit, reason: null };
 }
 
+/**
+ * The unit with the opener the reader stripped put back when it concedes ("Yes, my knee might
+ * hurt"): in the challenge, the "yes" is part of what is granted.
+ */
+function withOpener(unit: Unit): Unit {
+  if (!YES.test(unit.opener)) return unit;
+  const first = unit.text.split(/\s+/)[0] ?? '';
+  // The reader capitalized the first word; the word as written is in the tokens.
+  const written = unit.tokens.find(
+    (t) => t.text.toLowerCase() === first.toLowerCase() && t.normal !== unit.opener.replace(/\W+$/, ''),
+  );
+  const word = written?.text ?? first;
+  const opener = unit.opener.charAt(0).toUpperCase() + unit.opener.slice(1);
+  return part(unit, `${opener}${/[,;:]$/.test(opener) ? '' : ','} ${word}${unit.text.slice(first.length)}`);
+}
+
 function read(unit: Unit): Reading {
   const lower = spoken(unit);
   const rebuts = REBUTTAL_OPENER.test(lower) || REBUTTAL_INSIDE.test(lower);
   const whole = (other: boolean): Reading =>
-    other ? { unit, own: null, other: unit, reason: null, rebuts } : { unit, ...withReason(unit), other: null, rebuts };
+    other
+      ? { unit, own: null, other: withOpener(unit), reason: null, rebuts }
+      : { unit, ...withReason(unit), other: null, rebuts };
 
   // "Of course X, but Y" / "Admittedly X, but Y": X is the other side's, Y the author's answer.
   const opener = CONCESSION_OPENERS.exec(lower);
@@ -184,7 +202,7 @@ export function readArgument(statements: Unit[]): Argument | null {
     const next = readings[i + 1];
     if (!next?.rebuts || reading.other !== null) return;
     if (YIELDING_MODAL.test(reading.unit.lower) || YES.test(spoken(reading.unit))) {
-      reading.other = reading.unit;
+      reading.other = withOpener(reading.unit);
       reading.own = null;
       reading.reason = null;
     }

@@ -45,7 +45,9 @@ export function peopleOf(units: Unit[], speakers: Iterable<string>): Set<string>
       let j = i + 1;
       while (isName(tokens[j]) && tokens[j]!.pos === 'PROPN') j++;
       const verb = tokens[j];
-      if (verb && (verb.pos === 'VERB' || verb.pos === 'AUX') && HUMAN_VERBS.has(verb.lemma)) {
+      // In an action item ("Bruno rewrites the emails by Friday"), whoever does anything is a person.
+      const human = unit.decision || HUMAN_VERBS.has(verb?.lemma ?? '');
+      if (verb && (verb.pos === 'VERB' || verb.pos === 'AUX') && human) {
         for (let k = i; k < j; k++) people.add(tokens[k]!.normal);
       }
     });
