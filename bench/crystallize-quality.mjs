@@ -140,7 +140,13 @@ async function startAnnotationProvider(rows) {
 const f2 = (x) => x.toFixed(2);
 
 async function evalSet(rows) {
-  const results = await withServer({}, (server, key) => crystallizeEach(server, key, rows.map((r) => r.text)));
+  const results = await withServer({}, (server, key) =>
+    crystallizeEach(
+      server,
+      key,
+      rows.map((r) => r.text),
+    ),
+  );
   const s = summarize(rows, results);
   const baseline = mean(rows.map((r) => tokenF1(firstSentence(r.text), r.claim)));
   const edges = mean(results.map((r) => r.edges));
@@ -152,7 +158,9 @@ async function evalSet(rows) {
     `  challenge F1 ${f2(s.challenge)} over the ${s.withOpp} texts with an opponent's unit, ${f2(s.challengeAll)} over all ` +
       `(target >= 0.40: ${s.challengeAll >= 0.4 ? 'met' : 'MISSED'})`,
   );
-  console.log(`  proof F1 ${f2(s.proof)}; snapshots a text ${f2(s.perText)} (target <= 2: ${s.perText <= 2 ? 'met' : 'MISSED'})`);
+  console.log(
+    `  proof F1 ${f2(s.proof)}; snapshots a text ${f2(s.perText)} (target <= 2: ${s.perText <= 2 ? 'met' : 'MISSED'})`,
+  );
   console.log(`  automatic edges a text ${f2(edges)}`);
 }
 
@@ -160,10 +168,18 @@ async function llmSet(rows) {
   const provider = await startAnnotationProvider(rows);
   try {
     const env = { LLM_BASE_URL: provider.url, LLM_MODEL: 'annotation', LLM_TIMEOUT_MS: '30000' };
-    const results = await withServer(env, (server, key) => crystallizeEach(server, key, rows.map((r) => r.text)));
+    const results = await withServer(env, (server, key) =>
+      crystallizeEach(
+        server,
+        key,
+        rows.map((r) => r.text),
+      ),
+    );
     const s = summarize(rows, results);
     console.log(`Microtexts with an LLM answering from the annotation (the pipeline keeps what the model said):`);
-    console.log(`  claim F1 ${f2(s.claim)}, challenge F1 ${f2(s.challenge)}, proof F1 ${f2(s.proof)}, snapshots a text ${f2(s.perText)}`);
+    console.log(
+      `  claim F1 ${f2(s.claim)}, challenge F1 ${f2(s.challenge)}, proof F1 ${f2(s.proof)}, snapshots a text ${f2(s.perText)}`,
+    );
   } finally {
     await provider.close();
   }
@@ -220,7 +236,10 @@ async function cost(rows) {
       for (const size of sizes) {
         const times = [];
         for (let round = 0; round < ROUNDS; round++) {
-          const brain = await requestJson('POST', `${server.base}/v1/brains`, { headers, body: { name: `${kind} ${size} ${round}` } });
+          const brain = await requestJson('POST', `${server.base}/v1/brains`, {
+            headers,
+            body: { name: `${kind} ${size} ${round}` },
+          });
           const started = performance.now();
           await requestJson('POST', `${server.base}/v1/crystallize`, {
             headers,

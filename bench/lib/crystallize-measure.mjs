@@ -9,7 +9,11 @@ const { eng } = require('stopword');
 const STOP = new Set(eng);
 
 export function words(text) {
-  return (String(text ?? '').toLowerCase().match(/[a-z0-9']+/g) ?? []).filter((w) => !STOP.has(w));
+  return (
+    String(text ?? '')
+      .toLowerCase()
+      .match(/[a-z0-9']+/g) ?? []
+  ).filter((w) => !STOP.has(w));
 }
 
 export function tokenF1(a, b) {

@@ -41,12 +41,30 @@ export const ARGUMENT = {
   markerBonus: 1,
   supportPenalty: 2,
   rebuttalPenalty: 1,
-  caveats: true,
   /** A sentence after the claim that points back to it ("This is …") and is this short restates it. */
   maxRestatementWords: 8,
   /** A clause cut off a sentence keeps at least this many words, else the sentence stays whole. */
   minClauseWords: 3,
 } as const;
+
+/**
+ * Each reading rule, on unless switched off: bench/extraction-ablation.mjs switches them off one
+ * at a time to measure what each buys (docs/extraction.md, "What each rule bought").
+ */
+export const ARGUMENT_RULES = {
+  /** "Of course X, but Y", "Although X, Y", "Y, even if X": the conceded clause is the challenge. */
+  concessions: true,
+  /** "Critics say …", "one could object …", "My parents say …": the other side's voice. */
+  otherVoice: true,
+  /** "Yes, it may be risky. But …": a yielding sentence before a rebuttal is conceded. */
+  concededBeforeRebuttal: true,
+  /** A "however" sentence that answers no concession is a caveat: the challenge. */
+  caveats: true,
+  /** "Z, because X" / "Since X, Z": the reason is proof, the claim stays short. */
+  reasonClauses: true,
+  /** "That is non-negotiable." after the claim joins the core. */
+  restatement: true,
+};
 
 /** The unit with other text: a clause of it. Tokens stay the sentence's (names and tags read them). */
 function part(unit: Unit, text: string): Unit {
@@ -84,6 +102,10 @@ function reportsOthers(unit: Unit): boolean {
   return subject.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'PRON');
 }
 
+function otherVoice(unit: Unit, lower: string): boolean {
+  return OTHER_VOICE.test(lower) || reportsOthers(unit);
+}
+
 /** The sentence as written, with the spoken opener the reader stripped ("Yes, …"). */
 function spoken(unit: Unit): string {
   return unit.opener ? `${unit.opener} ${unit.lower}` : unit.lower;
@@ -91,6 +113,7 @@ function spoken(unit: Unit): string {
 
 /** Cuts "Z, as X" / "Since X, Z" into the claim Z and the reason X. */
 function withReason(unit: Unit): { own: Unit; reason: Unit | null } {
+  if (!ARGUMENT_RULES.reasonClauses) return { own: unit, reason: null };
   const leading = LEADING_REASON.exec(unit.lower);
   if (leading) {
     const comma = unit.text.indexOf(', ');
@@ -136,6 +159,8 @@ function read(unit: Unit): Reading {
       : { unit, ...withReason(unit), other: null, rebuts };
 
   // "Of course X, but Y" / "Admittedly X, but Y": X is the other side's, Y the author's answer.
+  if (!ARGUMENT_RULES.concessions)
+    return ARGUMENT_RULES.otherVoice && otherVoice(unit, lower) ? whole(true) : whole(false);
   const opener = CONCESSION_OPENERS.exec(lower);
   if (opener) {
     const offset = unit.opener ? opener[0].length - unit.opener.length - 1 : opener[0].length;
@@ -152,7 +177,7 @@ function read(unit: Unit): Reading {
     }
     return whole(true);
   }
-  if (OTHER_VOICE.test(lower) || reportsOthers(unit)) return whole(true);
+  if (ARGUMENT_RULES.otherVoice && otherVoice(unit, lower)) return whole(true);
 
   // "Although X, (and Y,) Z": X (and Y) conceded, Z the author's.
   if (LEADING_CONCESSION.test(lower)) {
@@ -200,7 +225,7 @@ export function readArgument(statements: Unit[]): Argument | null {
   const readings = statements.map(read);
   readings.forEach((reading, i) => {
     const next = readings[i + 1];
-    if (!next?.rebuts || reading.other !== null) return;
+    if (!ARGUMENT_RULES.concededBeforeRebuttal || !next?.rebuts || reading.other !== null) return;
     if (YIELDING_MODAL.test(reading.unit.lower) || YES.test(spoken(reading.unit))) {
       reading.other = withOpener(reading.unit);
       reading.own = null;
@@ -221,6 +246,7 @@ export function readArgument(statements: Unit[]): Argument | null {
   const claim = readings[best]!.own!;
   const next = readings[best + 1];
   const restates =
+    ARGUMENT_RULES.restatement &&
     next !== undefined &&
     next.own === next.unit &&
     RESTATEMENT.test(next.unit.lower) &&
@@ -233,7 +259,7 @@ export function readArgument(statements: Unit[]): Argument | null {
     if (reading.reason) proof.push(reading.reason);
     if (i === best || (restates && i === best + 1) || !reading.own) return;
     const caveat =
-      ARGUMENT.caveats && reading.rebuts && i > 0 && readings[i - 1]?.other === null && reading.other === null;
+      ARGUMENT_RULES.caveats && reading.rebuts && i > 0 && readings[i - 1]?.other === null && reading.other === null;
     (caveat ? challenge : proof).push(reading.own);
   });
   return { core, proof, challenge };
