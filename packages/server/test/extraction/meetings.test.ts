@@ -3,7 +3,7 @@
 // and when in the text; people's names are never tags.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractSnapshots } from '../../src/domain/extraction/index.js';
+import { extractMemories, extractSnapshots } from '../../src/domain/extraction/index.js';
 
 const cores = (text: string) => extractSnapshots(text).map((s) => s.core);
 
@@ -101,5 +101,20 @@ describe('extractSnapshots: meeting notes', () => {
     const tags = extractSnapshots(text).flatMap((s) => s.tags);
     assert.ok(tags.length > 0);
     for (const name of ['nadia', 'kaur', 'oskar', 'lind', 'bruno']) assert.equal(tags.includes(name), false, name);
+  });
+
+  it('as memories, a labelled decision and an action item are decisions, and no name is a tag', () => {
+    const memories = extractMemories(
+      'Decision: we keep the new prices for the starter plan.\n\nAction items:\n- Lena drafts the announcement by Friday.',
+    );
+    assert.deepEqual(
+      memories.map((m) => m.memory_type),
+      ['decision', 'decision'],
+    );
+    assert.equal(memories[0]!.content, 'We keep the new prices for the starter plan.');
+    assert.equal(
+      memories.some((m) => m.tags.includes('lena')),
+      false,
+    );
   });
 });

@@ -45,6 +45,10 @@ export function peopleOf(units: Unit[], speakers: Iterable<string>): Set<string>
       let j = i + 1;
       while (isName(tokens[j]) && tokens[j]!.pos === 'PROPN') j++;
       const verb = tokens[j];
+      // The model often reads the verb of a terse action item as a noun ("Lena drafts the …").
+      const terseVerb =
+        unit.decision && verb !== undefined && verb.pos === 'NOUN' && /^[a-z]+(?:s|ed)$/.test(verb.text);
+      if (terseVerb) for (let k = i; k < j; k++) people.add(tokens[k]!.normal);
       // In an action item ("Bruno rewrites the emails by Friday"), whoever does anything is a person.
       const human = unit.decision || HUMAN_VERBS.has(verb?.lemma ?? '');
       if (verb && (verb.pos === 'VERB' || verb.pos === 'AUX') && human) {
