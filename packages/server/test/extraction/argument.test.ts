@@ -123,3 +123,30 @@ describe('extractSnapshots: long words', () => {
       );
   });
 });
+
+describe('extractSnapshots: one insight, one snapshot', () => {
+  it('an argument over two paragraphs is one snapshot when the second concedes or concludes', () => {
+    const s = only(
+      'Remote teams should write their decisions down. Chat history scrolls away within a day.\n\n' +
+        'Admittedly, writing takes time. But it saves the next meeting.',
+    );
+    assert.equal(s.core, 'Remote teams should write their decisions down.');
+    assert.equal(s.challenge, 'Admittedly, writing takes time.');
+    const concluded = only(
+      "Chat history scrolls away within a day. Nobody finds last month's decision again.\n\n" +
+        'Therefore, remote teams should write their decisions down.',
+    );
+    assert.equal(concluded.core, 'Remote teams should write their decisions down.');
+  });
+
+  it('two insights in one paragraph, each with its own cue and words, are two snapshots', () => {
+    const snapshots = extractSnapshots(
+      'I believe small teams ship better software than large committees. ' +
+        'You must never deploy a database migration on a Friday afternoon.',
+    );
+    assert.deepEqual(
+      snapshots.map((s) => s.type),
+      ['Belief', 'Rule'],
+    );
+  });
+});

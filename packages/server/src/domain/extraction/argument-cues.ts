@@ -81,3 +81,7 @@ export const TRAILING_REASON = /[,;]\s*(?:as|because|since|for|given that)\s/i;
 
 /** Points back to the sentence before and says how much it holds ("That is non-negotiable for me."). */
 export const RESTATEMENT = /^(?:that|this|it)(?: is|'s| was| remains| stays| holds)\b/;
+
+/** Opens a paragraph that adds to the argument before it (a narrower SUPPORT_OPENER: no "as", "also"). */
+export const ADDITION_OPENER =
+  /^(?:besides|furthermore|moreover|in addition|additionally|what's more|on top of that|plus,|after all|for (?:example|instance))\b/;

@@ -3,6 +3,7 @@
  * knowledge entry): a paragraph is one idea unless a sentence inside it opens a new one, and a
  * short paragraph or speaker turn that goes on with the same words joins the one before.
  */
+import { ADDITION_OPENER, CONCESSION_OPENERS, CONCLUSION_OPENER, OTHER_VOICE } from './argument-cues.js';
 import { LESSONS_HEADER, METHOD_CUES } from './cues.js';
 import { cueWeight, type Unit } from './units.js';
 
@@ -77,6 +78,16 @@ function introducesSteps(header: Unit): boolean {
   );
 }
 
+/**
+ * A paragraph that opens by conceding, reporting the other side, adding a reason or drawing the
+ * conclusion ("Admittedly, …", "Critics say …", "Besides, …", "Therefore, …") goes on with the
+ * argument before it: one insight over two paragraphs is one snapshot.
+ */
+function continuesArgument(unit: Unit): boolean {
+  const lower = unit.opener ? `${unit.opener} ${unit.lower}` : unit.lower;
+  return [CONCESSION_OPENERS, CONCLUSION_OPENER, OTHER_VOICE, ADDITION_OPENER].some((cue) => cue.test(lower));
+}
+
 export function groupUnits(units: Unit[]): Group[] {
   const listsOfIdeas = new Set<number>();
   const byList = new Map<number, Unit[]>();
@@ -132,6 +143,7 @@ export function groupUnits(units: Unit[]): Group[] {
     } else if (newBlock) {
       const goesOn =
         unit.role === 'challenge' ||
+        continuesArgument(unit) ||
         unit.role === 'method' ||
         unit.sequence ||
         (contentCount(group) < GROUPING.thinContentWords && sharesTopic(unit, group));
