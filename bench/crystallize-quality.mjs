@@ -101,7 +101,11 @@ async function startAnnotationProvider(rows) {
         return;
       }
       const chunk = JSON.parse(body).messages.find((m) => m.role === 'user').content;
-      const row = rows.find((r) => chunk.includes(r.text.slice(0, 60)));
+      // The text as the server sends it (apostrophes made plain); two texts may open alike.
+      const plain = (text) => text.replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, ' ');
+      const sent = plain(chunk);
+      const row =
+        rows.find((r) => sent.includes(plain(r.text))) ?? rows.find((r) => sent.includes(plain(r.text.slice(0, 60))));
       const insights = row
         ? [
             {
@@ -176,6 +180,13 @@ async function llmSet(rows) {
       ),
     );
     const s = summarize(rows, results);
+    // What the pipeline changed of the model's answer, text by text.
+    rows.forEach((row, i) => {
+      const score = scoreArgument(results[i].snapshots, row);
+      if (score.claim < 0.999 || (score.hasOpp && score.challenge < 0.999)) {
+        console.log(`  ${row.id}: claim F1 ${f2(score.claim)}, challenge F1 ${f2(score.challenge)}`);
+      }
+    });
     console.log(`Microtexts with an LLM answering from the annotation (the pipeline keeps what the model said):`);
     console.log(
       `  claim F1 ${f2(s.claim)}, challenge F1 ${f2(s.challenge)}, proof F1 ${f2(s.proof)}, snapshots a text ${f2(s.perText)}`,
