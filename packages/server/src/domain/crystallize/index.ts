@@ -120,7 +120,12 @@ export async function crystallize(
   // The stored run counts the edges proposed; the store leaves out only those that an edge or a
   // tombstone made during the run forbids, and the answer below counts what it wrote.
   const reason = (written: number) =>
-    noEdgeReason({ autoLink: input.auto_link !== false, snapshots: snapshots.length, proposed: proposed.length, written });
+    noEdgeReason({
+      autoLink: input.auto_link !== false,
+      snapshots: snapshots.length,
+      proposed: proposed.length,
+      written,
+    });
   run.meta.edgeCount = proposed.length;
   const before = reason(proposed.length);
   if (before !== undefined) run.meta.noEdgeReason = before;

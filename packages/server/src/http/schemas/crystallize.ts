@@ -58,7 +58,10 @@ export const RunMetaSchema = Type.Object(
       Type.Integer({ description: 'Automatic edges the run made, among its snapshots and to the brain' }),
     ),
     noEdgeReason: Type.Optional(
-      Type.String({ description: 'When the run made no edge: why (auto_link off, a review run, nothing to link, no pair scored enough)' }),
+      Type.String({
+        description:
+          'When the run made no edge: why (auto_link off, a review run, nothing to link, no pair scored enough)',
+      }),
     ),
   },
   { title: 'RunMeta' },
