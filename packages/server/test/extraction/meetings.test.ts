@@ -117,4 +117,19 @@ describe('extractSnapshots: meeting notes', () => {
       false,
     );
   });
+
+  it("a transcript: another speaker's objection, answered by the first, is the challenge of one snapshot", () => {
+    const text = [
+      'Sam: I think we should hire two senior engineers before any junior.',
+      'Jordan: Juniors cost less, and the budget is tight this year.',
+      'Sam: Sure, they cost less, but an unmentored junior costs us more in rework.',
+      'Jordan: Fair enough.',
+    ].join('\n');
+    const s = extractSnapshots(text);
+    assert.equal(s.length, 1, JSON.stringify(s, null, 2));
+    assert.equal(s[0]!.core, 'I think we should hire two senior engineers before any junior.');
+    assert.match(s[0]!.challenge ?? '', /^Juniors cost less, and the budget is tight this year\./);
+    assert.equal(s[0]!.proof, 'An unmentored junior costs us more in rework.');
+    for (const name of ['sam', 'jordan']) assert.equal(s[0]!.tags.includes(name), false, name);
+  });
 });

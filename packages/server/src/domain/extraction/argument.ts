@@ -177,7 +177,7 @@ function read(unit: Unit): Reading {
     }
     return whole(true);
   }
-  if (ARGUMENT_RULES.otherVoice && otherVoice(unit, lower)) return whole(true);
+  if (ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower))) return whole(true);
 
   // "Although X, (and Y,) Z": X (and Y) conceded, Z the author's.
   if (LEADING_CONCESSION.test(lower)) {

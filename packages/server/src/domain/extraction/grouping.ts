@@ -3,7 +3,14 @@
  * knowledge entry): a paragraph is one idea unless a sentence inside it opens a new one, and a
  * short paragraph or speaker turn that goes on with the same words joins the one before.
  */
-import { ADDITION_OPENER, CONCESSION_OPENERS, CONCLUSION_OPENER, OTHER_VOICE } from './argument-cues.js';
+import {
+  ADDITION_OPENER,
+  CONCESSION_OPENERS,
+  CONCLUSION_OPENER,
+  OTHER_VOICE,
+  REBUTTAL_OPENER,
+  YES,
+} from './argument-cues.js';
 import { LESSONS_HEADER, METHOD_CUES } from './cues.js';
 import { cueWeight, type Unit } from './units.js';
 
@@ -88,7 +95,35 @@ function continuesArgument(unit: Unit): boolean {
   return [CONCESSION_OPENERS, CONCLUSION_OPENER, OTHER_VOICE, ADDITION_OPENER].some((cue) => cue.test(lower));
 }
 
+/**
+ * In a transcript, the turns that object: another speaker's turn answered by the first speaker
+ * conceding or rebutting ("Sam: we should … / Jordan: juniors are cheaper / Sam: Sure, but …").
+ * Returns the blocks of such objections; their units are marked as the other side's voice.
+ */
+function objectionBlocks(units: Unit[]): Set<number> {
+  const turns: Unit[][] = [];
+  for (const unit of units) {
+    if (unit.trivial || unit.speaker === null) continue;
+    const last = turns.at(-1);
+    if (last && last[0]!.block === unit.block) last.push(unit);
+    else turns.push([unit]);
+  }
+  const blocks = new Set<number>();
+  turns.forEach((turn, i) => {
+    const before = turns[i - 1]?.[0];
+    const after = turns[i + 1]?.[0];
+    const first = turn[0]!;
+    if (!before || !after || first.decision || before.speaker === first.speaker) return;
+    if (after.speaker !== before.speaker) return;
+    const answer = after.opener ? `${after.opener} ${after.lower}` : after.lower;
+    if ([CONCESSION_OPENERS, REBUTTAL_OPENER, YES].some((cue) => cue.test(answer))) blocks.add(first.block);
+  });
+  return blocks;
+}
+
 export function groupUnits(units: Unit[]): Group[] {
+  const objections = objectionBlocks(units);
+  for (const unit of units) if (objections.has(unit.block)) unit.objection = true;
   const listsOfIdeas = new Set<number>();
   const byList = new Map<number, Unit[]>();
   for (const unit of units) {
@@ -142,6 +177,7 @@ export function groupUnits(units: Unit[]): Group[] {
         !sharesTopic(unit, group);
     } else if (newBlock) {
       const goesOn =
+        unit.objection ||
         unit.role === 'challenge' ||
         continuesArgument(unit) ||
         unit.role === 'method' ||

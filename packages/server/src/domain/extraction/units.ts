@@ -39,6 +39,10 @@ export interface Unit {
   block: number;
   /** The heading above its block, on the block's first unit only. */
   heading: string | null;
+  /** Who speaks it, in a transcript with speaker labels. */
+  speaker: string | null;
+  /** Said by another speaker against the claim, and answered (grouping.ts): the other side's voice. */
+  objection: boolean;
   kind: 'sentence' | 'item' | 'header';
   /** For items and headers: which list, and whether it is numbered. */
   list: number | null;
@@ -130,7 +134,7 @@ function isTrivial(
 function makeUnit(
   written: string,
   tokens: Token[],
-  place: Pick<Unit, 'block' | 'heading' | 'kind' | 'list' | 'numbered'>,
+  place: Pick<Unit, 'block' | 'heading' | 'kind' | 'list' | 'numbered' | 'speaker'>,
   opener = '',
 ): Unit {
   // "Decision: we keep …": the label says what the line is; the text says the rest.
@@ -156,6 +160,7 @@ function makeUnit(
     role: place.kind === 'sentence' && !decision ? roleOf(lower, tokens, scores) : 'core',
     sequence: SEQUENCE_CUE.test(lower),
     decision,
+    objection: false,
     past: tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && isPast(t)),
     typeScores: scores,
   };
@@ -175,7 +180,7 @@ export function readUnits(raw: string): Unit[] {
   readStructure(normalizeText(raw)).forEach((block, blockIndex) => {
     let heading = block.heading;
     const place = (kind: Unit['kind'], list: number | null, numbered: boolean) => {
-      const at = { block: blockIndex, heading, kind, list, numbered };
+      const at = { block: blockIndex, heading, kind, list, numbered, speaker: block.speaker };
       heading = null;
       return at;
     };
