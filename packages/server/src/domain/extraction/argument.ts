@@ -158,9 +158,10 @@ function read(unit: Unit): Reading {
       ? { unit, own: null, other: withOpener(unit), reason: null, rebuts }
       : { unit, ...withReason(unit), other: null, rebuts };
 
+  const voiced = ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower));
+  if (!ARGUMENT_RULES.concessions) return whole(voiced);
+
   // "Of course X, but Y" / "Admittedly X, but Y": X is the other side's, Y the author's answer.
-  if (!ARGUMENT_RULES.concessions)
-    return ARGUMENT_RULES.otherVoice && otherVoice(unit, lower) ? whole(true) : whole(false);
   const opener = CONCESSION_OPENERS.exec(lower);
   if (opener) {
     const offset = unit.opener ? opener[0].length - unit.opener.length - 1 : opener[0].length;
@@ -177,7 +178,7 @@ function read(unit: Unit): Reading {
     }
     return whole(true);
   }
-  if (ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower))) return whole(true);
+  if (voiced) return whole(true);
 
   // "Although X, (and Y,) Z": X (and Y) conceded, Z the author's.
   if (LEADING_CONCESSION.test(lower)) {

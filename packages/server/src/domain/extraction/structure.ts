@@ -58,7 +58,7 @@ interface Line {
 /** Drops timestamps and speaker labels; a labelled line starts a new speaker turn. */
 function readLine(raw: string, speakers: ReadonlySet<string>): Line {
   let text = raw.replace(TIMESTAMP, '');
-  let turn = text !== raw;
+  const turn = text !== raw;
   const speaker = SPEAKER.exec(text);
   const label = speaker?.[1] ?? '';
   if (
