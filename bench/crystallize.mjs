@@ -52,6 +52,12 @@ async function startSlowProvider(delayMs) {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
+      if (req.method !== 'POST' || body === '') {
+        // The readiness probe, not a chat call.
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
+        return;
+      }
       calls += 1;
       const request = JSON.parse(body);
       const chunk = request.messages.find((m) => m.role === 'user').content;
@@ -65,6 +71,7 @@ async function startSlowProvider(delayMs) {
         method: null,
         steps: null,
         challenge: null,
+        proof: null,
         tags: ['bench'],
         confidence: 0.6,
         significance_score: 0.5,

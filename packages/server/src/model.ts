@@ -155,6 +155,10 @@ export interface RunMeta {
   refinedCount: number;
   finalCount: number;
   durationMs: number;
+  /** Automatic edges the run made (absent on runs stored before it was counted). */
+  edgeCount?: number;
+  /** When the run made no edge, why. */
+  noEdgeReason?: string;
 }
 
 /** A crystallize run as stored: `GET /v1/crystallize/:run_id`. */

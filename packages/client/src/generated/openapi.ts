@@ -1403,6 +1403,7 @@ export interface components {
             method?: string | null;
             steps?: string | null;
             challenge?: string | null;
+            proof?: string | null;
             /** @description 0 to 1 */
             confidence: number;
             /** @description 0 to 1 */
@@ -1430,6 +1431,10 @@ export interface components {
             /** @description After dropping those the brain already holds */
             finalCount: number;
             durationMs: number;
+            /** @description Automatic edges the run made, among its snapshots and to the brain */
+            edgeCount?: number;
+            /** @description When the run made no edge: why (auto_link off, a review run, nothing to link, no pair scored enough) */
+            noEdgeReason?: string;
         };
         /** RunUsage */
         RunUsage: {

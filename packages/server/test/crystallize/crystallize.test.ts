@@ -132,7 +132,8 @@ describe('POST /v1/crystallize with the built-in extractor', () => {
     const text =
       'The arctic fox grows a thick white winter coat for camouflage in the snow. ' +
       'This winter coat of the arctic fox keeps it warm at fifty degrees below zero.';
-    const existing = { name: 'Arctic fox winter coat', core: 'The arctic fox grows a thick white winter coat in snow' };
+    // About the same animal and coat, not the same claim (a near-duplicate would be dropped, not linked).
+    const existing = { name: 'Arctic fox winter coat', core: 'The arctic fox sheds its white winter coat in spring' };
 
     const linked = await newBrain();
     const old = await api.request('POST', '/v1/snapshots', { key, body: { ...existing, brain_id: linked } });

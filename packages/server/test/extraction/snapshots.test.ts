@@ -108,7 +108,13 @@ describe('extractSnapshots: grouping, naming, tags', () => {
       'coordination cost. A team of five can hold the whole design in their heads. Large committees spend their ' +
       'time aligning instead of building.';
     const snapshot = only(text);
-    assert.equal(snapshot.core, text);
+    // The claim is the core; the sentences that argue for it are its proof.
+    assert.equal(snapshot.core, 'I believe that small teams ship better software than large committees.');
+    assert.equal(
+      snapshot.proof,
+      'Every extra person on a team adds coordination cost. A team of five can hold the whole design in their heads. ' +
+        'Large committees spend their time aligning instead of building.',
+    );
   });
 
   it('separate paragraphs about separate ideas make separate snapshots, in the text order', () => {
@@ -200,8 +206,11 @@ describe('extractSnapshots: speech and titles', () => {
       snapshot.one_liner,
       'The thing that I learned is that habits are not about willpower at all they are about environment.',
     );
-    assert.match(snapshot.core, /\. If you put the guitar in the middle of the living room you will play it more\. /);
-    assert.doesNotMatch(snapshot.core, /talk about habits|\bum\b/);
+    assert.match(
+      snapshot.proof ?? '',
+      /^If you put the guitar in the middle of the living room you will play it more\. /,
+    );
+    assert.doesNotMatch(`${snapshot.core} ${snapshot.proof}`, /talk about habits|\bum\b/);
   });
 
   it('an adverb between "I" and "believe" is still a Belief cue, and is left out of the name', () => {

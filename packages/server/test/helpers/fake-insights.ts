@@ -15,6 +15,7 @@ export function insightsAnswer(tags: string[]): (body: any) => string {
         method: null,
         steps: null,
         challenge: null,
+        proof: null,
         tags,
         confidence: 0.9,
         significance_score: 0.7,

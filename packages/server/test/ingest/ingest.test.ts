@@ -115,7 +115,8 @@ describe('POST /v1/ingest', () => {
   });
 
   it('links to what the brain holds unless auto_link is false', async () => {
-    const existing = { name: 'Arctic fox winter coat', core: 'The arctic fox grows a thick white winter coat in snow' };
+    // About the same animal and coat, not the same claim (a near-duplicate would be dropped, not linked).
+    const existing = { name: 'Arctic fox winter coat', core: 'The arctic fox sheds its white winter coat in spring' };
     const linked = await newBrain();
     await api.request('POST', '/v1/snapshots', { key, body: { ...existing, brain_id: linked } });
     const on = await ingest({ content: FOX, brain_id: linked });

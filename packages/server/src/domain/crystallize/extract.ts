@@ -26,6 +26,7 @@ const INSIGHTS_SCHEMA = {
           'method',
           'steps',
           'challenge',
+          'proof',
           'tags',
           'confidence',
           'significance_score',
@@ -39,6 +40,7 @@ const INSIGHTS_SCHEMA = {
           method: nullableText,
           steps: nullableText,
           challenge: nullableText,
+          proof: nullableText,
           tags: { type: 'array', items: { type: 'string' } },
           confidence: { type: 'number', minimum: 0, maximum: 1 },
           significance_score: { type: 'number', minimum: 0, maximum: 1 },
@@ -49,11 +51,12 @@ const INSIGHTS_SCHEMA = {
 } as const;
 
 const SYSTEM = `You turn text into knowledge snapshots: the distinct beliefs, insights, models, rules, convictions and principles it states.
-For each one give: name (a short title, at most 8 words), core (the statement itself, in the text's own words where possible),
+For each one give: name (a short title, at most 8 words), core (the claim itself in one or two sentences, in the text's own words where possible),
 type (Belief: something held true; Model: how something works; Rule: what to do or not do; Conviction: a firmly held stance;
 Principle: a fundamental truth that guides decisions), one_liner (one sentence), and, only where the text gives them,
 story (the experience behind it), method (how to apply it), steps (numbered steps), challenge (the strongest counterargument
-the text gives); otherwise null. tags: 1 to 5 lower-case topic words. confidence: how firmly the text holds it (0 to 1);
+or concession the text raises, as written), proof (the reasons and evidence the text gives for it); otherwise null.
+A short argument is one insight: its claim as the core, its support as proof, the objections as challenge. tags: 1 to 5 lower-case topic words. confidence: how firmly the text holds it (0 to 1);
 significance_score: how important it is to the text (0 to 1). Leave out greetings, filler and questions. Do not invent
 anything the text does not say.`;
 

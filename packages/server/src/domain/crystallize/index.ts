@@ -17,6 +17,7 @@ import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
+import { noEdgeReason } from './edges-meta.js';
 import { newSnapshot } from '../snapshots.js';
 import { extractInsights } from './extract.js';
 import { cleanProposal } from './proposal.js';
@@ -103,6 +104,7 @@ export async function crystallize(
       created_at: at,
     }));
     run.capture_ids = captures.map((c) => c.id);
+    Object.assign(run.meta, { edgeCount: 0, noEdgeReason: noEdgeReason({ review: true }) });
     run.meta.durationMs = Math.round(performance.now() - started);
     await domain.store.knowledge.write(principal.accountId, { run, captures });
     options.progress?.({ phase: 'crystallize', done: final.length, total: final.length });
@@ -115,12 +117,27 @@ export async function crystallize(
   const proposed =
     input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   run.snapshot_ids = snapshots.map((s) => s.id);
+  // The stored run counts the edges proposed; the store leaves out only those that an edge or a
+  // tombstone made during the run forbids, and the answer below counts what it wrote.
+  const reason = (written: number) =>
+    noEdgeReason({
+      autoLink: input.auto_link !== false,
+      snapshots: snapshots.length,
+      proposed: proposed.length,
+      written,
+    });
+  run.meta.edgeCount = proposed.length;
+  const before = reason(proposed.length);
+  if (before !== undefined) run.meta.noEdgeReason = before;
   run.meta.durationMs = Math.round(performance.now() - started);
   options.signal?.throwIfAborted();
   const { edges } = await domain.store.knowledge.write(principal.accountId, { snapshots, autoEdges: proposed, run });
+  const meta = { ...run.meta, edgeCount: edges.length };
+  const after = reason(edges.length);
+  if (after !== undefined) meta.noEdgeReason = after;
   domain.background?.nudge();
   options.progress?.({ phase: 'crystallize', done: snapshots.length, total: snapshots.length });
-  return { data: { snapshots, count: snapshots.length, edges }, usage, meta: run.meta, run_id: runId };
+  return { data: { snapshots, count: snapshots.length, edges }, usage, meta, run_id: runId };
 }
 
 /**

@@ -2,7 +2,7 @@ import { SNAPSHOT_TYPES, type ProposedSnapshot, type SnapshotType } from '../../
 import { SNAPSHOT_LIMITS } from '../snapshots.js';
 
 /** The narrative fields an extractor may fill (the rest stay null). */
-export const PROPOSED_TEXT_FIELDS = ['one_liner', 'story', 'method', 'steps', 'challenge'] as const;
+export const PROPOSED_TEXT_FIELDS = ['one_liner', 'story', 'method', 'steps', 'challenge', 'proof'] as const;
 
 /** What an extractor (the built-in one or an LLM) proposes, before it is made valid. */
 export interface RawProposal {
@@ -17,6 +17,7 @@ export interface RawProposal {
   method?: unknown;
   steps?: unknown;
   challenge?: unknown;
+  proof?: unknown;
 }
 
 /**

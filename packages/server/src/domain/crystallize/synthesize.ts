@@ -1,5 +1,6 @@
 import type { ProposedSnapshot } from '../../model.js';
 import type { Domain } from '../context.js';
+import { PROPOSED_TEXT_FIELDS } from './proposal.js';
 import { CandidateSearch, wordCosine, wordSet } from '../linking/index.js';
 
 /**
@@ -26,7 +27,7 @@ export function mergeNearDuplicates(proposals: ProposedSnapshot[]): ProposedSnap
     }
     const first = same.proposal;
     first.tags = [...new Set([...first.tags, ...proposal.tags])].slice(0, 50);
-    for (const field of ['one_liner', 'story', 'method', 'steps', 'challenge'] as const) {
+    for (const field of PROPOSED_TEXT_FIELDS) {
       first[field] ??= proposal[field] ?? null;
     }
     first.significance_score = Math.max(first.significance_score, proposal.significance_score);

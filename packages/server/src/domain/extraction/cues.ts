@@ -116,6 +116,40 @@ export const EMPHASIS =
 export const SMALL_TALK =
   /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome (?:back|everyone|to)|thanks?|thank you|bye|goodbye|see you|nice to (?:meet|see)|how are you|can you hear me|let's get started|let me share my screen)\b/;
 
+/** Sign-offs at the end of a call or a meeting ("that's all for today", "see you next week", "talk soon"). */
+export const SIGN_OFF =
+  /^(?:that's (?:all|it)|that is (?:all|it)|see you|talk (?:soon|later)|have a (?:good|great|nice) (?:one|day|week|weekend))\b|\b(?:see you (?:next|soon|tomorrow|all|then)|talk soon|bye)\W*$/;
+
+/**
+ * The lines of a meeting's record that say who and when, not what: "Attendees: …",
+ * "Present: …", "Apologies: …", "Date: …". Never an insight, whatever they name.
+ */
+export const MEETING_META =
+  /^(?:attendees?|attending|present|participants?|apologies|absent|regrets|invitees?|invited|cc|date|time|when|where|location|venue|room|facilitator|chair|chaired by|note-?taker|minutes by|scribe|recorded by|duration)\s*(?:\([^)]*\))?\s*:/;
+
+/**
+ * What a meeting decided or assigned: a Rule, and a snapshot of its own. The label is read and
+ * taken off ("Decision: we keep …" → "We keep …"); who and when stay in the text.
+ */
+export const DECISION_LABEL =
+  /^(?:decision|decided|agreed|agreement|resolved|resolution|action(?: item)?|ai|todo|to-do|to do|follow-?up|next step|owner)\s*(?:\([^)]*\))?\s*[:–—-]\s+/;
+/**
+ * A report of who presented what ("Priya opened with the churn numbers: churn went up …"):
+ * the frame is taken off, what was presented is the statement.
+ */
+export const REPORTING_FRAME =
+  /^[\p{Lu}][\p{L}'-]*(?: [\p{Lu}][\p{L}'-]*)? (?:opened|started|kicked off|began|presented|showed|shared|reported|walked (?:us|everyone) through|explained|summari[sz]ed|recapped|noted|pointed out|reminded (?:us|everyone))\b[^:]{0,80}:\s+(?=\S)/u;
+
+/** A sentence that reports a decision ("We agreed that …", "So we decided: …"). */
+export const DECISION_SENTENCE =
+  /^(?:so |and )?(?:we|they|the team|everyone|everybody|the group|the board|all) (?:(?:also|all|finally|then|have|had|jointly|unanimously) )*(?:agreed|decided|resolved|committed|settled)\b|^(?:it was|it's|it is) (?:agreed|decided|resolved)\b/;
+/** A list header over decisions or action items: each item is one. */
+export const DECISION_HEADER =
+  /^(?:(?:the )?(?:decisions?|action items?|actions?|next steps?|to-?dos?|todo list|follow-?ups?|agreed|owners?|assignments?|tasks?)(?: (?:made|agreed|taken|for \w+(?: \w+)?))?)$/;
+/** A list header over lessons ("What we learned", "Takeaways"): each item states an insight of its own. */
+export const LESSONS_HEADER =
+  /^(?:what (?:we|i) (?:learned|learnt|realized|realised|know now)|(?:key )?(?:lessons?(?: learned| learnt)?|takeaways?|learnings?|insights?|principles?|rules?|conclusions?|findings?|observations?|what went (?:well|wrong))\b)/;
+
 /** Talk about the talk ("today I want to talk about …", "in this video"): not itself an insight. */
 export const META_TALK =
   /^(?:today |so )?(?:i|we)(?:'d| would)? (?:want|like|am going|are going|'m going|'re going) to (?:talk|speak|chat|tell you) about\b|^in this (?:video|episode|talk|post|article|session)\b|^let's (?:talk|dive|jump|get) (?:about|into|started)\b|^(?:please )?(?:like and )?subscribe\b|^don't forget to (?:like|subscribe)\b|^(?:today |and )?(?:my|our) guests?(?: today)? (?:is|are)\b|^joining (?:me|us)(?: today)? (?:is|are)\b/;
@@ -124,7 +158,7 @@ export const META_TALK =
 export const FILLER_WORDS = new Set(
   (
     'um uh erm hmm mm ah oh okay ok yeah yes yep no nope right well so like hi hello hey thanks thank bye goodbye ' +
-    'welcome cool great sure alright wow anyway know mean good morning afternoon evening everyone everybody guys folks ' +
+    'welcome cool great sure alright wow anyway know mean everyone everybody guys folks ' +
     'sorry lol haha just really totally absolutely exactly indeed nice gonna wanna kinda sorta stuff thing things lot'
   ).split(' '),
 );

@@ -3,7 +3,15 @@
  * knowledge entry): a paragraph is one idea unless a sentence inside it opens a new one, and a
  * short paragraph or speaker turn that goes on with the same words joins the one before.
  */
-import { METHOD_CUES } from './cues.js';
+import {
+  ADDITION_OPENER,
+  CONCESSION_OPENERS,
+  CONCLUSION_OPENER,
+  OTHER_VOICE,
+  REBUTTAL_OPENER,
+  YES,
+} from './argument-cues.js';
+import { LESSONS_HEADER, METHOD_CUES } from './cues.js';
 import { cueWeight, type Unit } from './units.js';
 
 export interface Group {
@@ -59,7 +67,10 @@ function characterCount(group: Group): number {
  * is the steps of the idea it follows.
  */
 function isListOfIdeas(items: Unit[], header: Unit | undefined): boolean {
-  if (items.length < 2 || items.some((item) => item.numbered)) return false;
+  if (items.length < 2) return false;
+  // Decisions, action items and lessons are each one, numbered or not.
+  if (items.every((item) => item.decision) || (header && LESSONS_HEADER.test(header.lower))) return true;
+  if (items.some((item) => item.numbered)) return false;
   if (header && /\b(?:steps?|how|process|procedure|routine|method|checklist|protocol)\b/.test(header.lower))
     return false;
   const stated = items.filter((item) => cueWeight(item.typeScores) >= 1 && item.content.length >= 2);
@@ -74,7 +85,45 @@ function introducesSteps(header: Unit): boolean {
   );
 }
 
+/**
+ * A paragraph that opens by conceding, reporting the other side, adding a reason or drawing the
+ * conclusion ("Admittedly, …", "Critics say …", "Besides, …", "Therefore, …") goes on with the
+ * argument before it: one insight over two paragraphs is one snapshot.
+ */
+function continuesArgument(unit: Unit): boolean {
+  const lower = unit.opener ? `${unit.opener} ${unit.lower}` : unit.lower;
+  return [CONCESSION_OPENERS, CONCLUSION_OPENER, OTHER_VOICE, ADDITION_OPENER].some((cue) => cue.test(lower));
+}
+
+/**
+ * In a transcript, the turns that object: another speaker's turn answered by the first speaker
+ * conceding or rebutting ("Sam: we should … / Jordan: juniors are cheaper / Sam: Sure, but …").
+ * Returns the blocks of such objections; their units are marked as the other side's voice.
+ */
+function objectionBlocks(units: Unit[]): Set<number> {
+  const turns: Unit[][] = [];
+  for (const unit of units) {
+    if (unit.trivial || unit.speaker === null) continue;
+    const last = turns.at(-1);
+    if (last && last[0]!.block === unit.block) last.push(unit);
+    else turns.push([unit]);
+  }
+  const blocks = new Set<number>();
+  turns.forEach((turn, i) => {
+    const before = turns[i - 1]?.[0];
+    const after = turns[i + 1]?.[0];
+    const first = turn[0]!;
+    if (!before || !after || first.decision || before.speaker === first.speaker) return;
+    if (after.speaker !== before.speaker) return;
+    const answer = after.opener ? `${after.opener} ${after.lower}` : after.lower;
+    if ([CONCESSION_OPENERS, REBUTTAL_OPENER, YES].some((cue) => cue.test(answer))) blocks.add(first.block);
+  });
+  return blocks;
+}
+
 export function groupUnits(units: Unit[]): Group[] {
+  const objections = objectionBlocks(units);
+  for (const unit of units) if (objections.has(unit.block)) unit.objection = true;
   const listsOfIdeas = new Set<number>();
   const byList = new Map<number, Unit[]>();
   for (const unit of units) {
@@ -110,7 +159,8 @@ export function groupUnits(units: Unit[]): Group[] {
       if (unit.kind === 'item') start(unit);
       continue;
     }
-    if (group === null || unit.heading !== null) {
+    // A decision is a snapshot of its own, and what follows it is not part of it.
+    if (group === null || unit.heading !== null || unit.decision || group.units.some((u) => u.decision)) {
       start(unit);
       continue;
     }
@@ -127,7 +177,9 @@ export function groupUnits(units: Unit[]): Group[] {
         !sharesTopic(unit, group);
     } else if (newBlock) {
       const goesOn =
+        unit.objection ||
         unit.role === 'challenge' ||
+        continuesArgument(unit) ||
         unit.role === 'method' ||
         unit.sequence ||
         (contentCount(group) < GROUPING.thinContentWords && sharesTopic(unit, group));

@@ -7,7 +7,9 @@
 import { SMALL_TALK } from './cues.js';
 import { MEMORY_CUES } from './memory-cues.js';
 import { tagsFor } from './naming.js';
-import { clip } from './text.js';
+import { peopleOf } from './people.js';
+import { speakerNames } from './structure.js';
+import { clip, normalizeText } from './text.js';
 import type { ExtractedMemory, MemoryType } from './types.js';
 import { readUnits, type Unit } from './units.js';
 
@@ -20,13 +22,15 @@ const CONTINUATION =
 
 function typeOf(units: Unit[]): MemoryType {
   const text = units.map((u) => u.lower).join(' ');
+  // A decision or an action item ("Decision: …", the items under "Action items:") is one.
+  if (units.some((u) => u.decision)) return 'decision';
   if (units.filter((u) => u.kind === 'item' || u.sequence).length >= 2) return 'framework';
   for (const [type, patterns] of MEMORY_CUES) if (patterns.some((p) => p.test(text))) return type;
   if (units.every((u) => u.kind === 'sentence' && u.role === 'story')) return 'story';
   return 'fact';
 }
 
-function memoryOf(units: Unit[]): ExtractedMemory | null {
+function memoryOf(units: Unit[], people: ReadonlySet<string>): ExtractedMemory | null {
   const content = clip(
     units
       .map((u, i) => (u.kind === 'item' ? `${i === 0 ? '' : '\n'}- ${u.text}` : `${i === 0 ? '' : ' '}${u.text}`))
@@ -34,13 +38,18 @@ function memoryOf(units: Unit[]): ExtractedMemory | null {
     MEMORY_LIMITS.content,
   );
   if (content === '') return null;
-  return { content, memory_type: typeOf(units), tags: tagsFor(units, '').slice(0, MEMORY_LIMITS.tags) };
+  return {
+    content,
+    memory_type: typeOf(units),
+    tags: tagsFor(units, '', people).slice(0, MEMORY_LIMITS.tags),
+  };
 }
 
 export function extractMemories(text: string): ExtractedMemory[] {
   const runs: Unit[][] = [];
   let previous: Unit | null = null;
-  for (const unit of readUnits(text)) {
+  const units = readUnits(text);
+  for (const unit of units) {
     if (
       unit.trivial ||
       (unit.question && unit.content.length < 6) ||
@@ -65,5 +74,7 @@ export function extractMemories(text: string): ExtractedMemory[] {
     else continue;
     previous = unit;
   }
-  return runs.map(memoryOf).filter((memory): memory is ExtractedMemory => memory !== null);
+  // People's names are never tags (people.ts): read from the whole text, attendee lines included.
+  const people = peopleOf(units, speakerNames(normalizeText(text)));
+  return runs.map((run) => memoryOf(run, people)).filter((memory): memory is ExtractedMemory => memory !== null);
 }

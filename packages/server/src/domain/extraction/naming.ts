@@ -33,6 +33,7 @@ const CUE_PREFIX = new RegExp(
       '(?:and )?the (?:(?:first|second|third|other|last|main|big|key|one|most important) )?thing(?: (?:that )?(?:i|we) (?:learned|realized|realised|noticed|discovered))? (?:is|was)(?: that)?',
       'the (?:(?:key|main|big|biggest|real|important|most important|one) )?(?:key|lesson|point|takeaway|insight|idea)(?: here)? (?:is|was)(?: that)?',
       '(?:i|we) (?:learned|realized|realised|discovered)(?: that)?',
+      '(?:so |and )?(?:we|they|the team|everyone|everybody|the group|the board|all) (?:(?:also|all|finally|then|jointly|unanimously) )*(?:agreed|decided|resolved|committed)(?: that| to| on)?',
       'as a rule',
       'in general',
       'remember(?: that)?',
@@ -62,7 +63,11 @@ const GENERIC = new Set(
 );
 
 /** Words that say what kind of statement a snapshot is (its type says that already), not what it is about. */
-const NOT_TAGS = new Set(['rule', 'principle', 'step', 'work', 'belief', 'model', 'conviction', 'lesson', 'idea']);
+const NOT_TAGS = new Set([
+  ...['rule', 'principle', 'step', 'work', 'belief', 'model', 'conviction', 'lesson', 'idea'],
+  // … nor what kind of line of a meeting's record it came from.
+  ...['decision', 'action', 'item', 'todo', 'agenda', 'attendee', 'attendees', 'note', 'notes'],
+]);
 
 function withoutCue(sentence: string): string {
   let text = sentence.trim();
@@ -213,7 +218,7 @@ export function nameFor(lead: Unit, units: Unit[], heading: string | null): stri
 }
 
 /** Up to five tags: the nouns (and two-noun compounds) the group uses most, those in its name first. */
-export function tagsFor(units: Unit[], name: string): string[] {
+export function tagsFor(units: Unit[], name: string, people: ReadonlySet<string> = new Set()): string[] {
   const nameWords = new Set(name.toLowerCase().split(/[^\p{L}\p{N}]+/u));
   const scores = new Map<string, { score: number; first: number }>();
   let order = 0;
@@ -224,7 +229,7 @@ export function tagsFor(units: Unit[], name: string): string[] {
   };
   for (const unit of units) {
     for (const token of unit.tokens) {
-      if (!NOUN.has(token.pos) || !isChunkWord(token)) continue;
+      if (!NOUN.has(token.pos) || !isChunkWord(token) || people.has(token.normal)) continue;
       // The model's lemma of "data" is "datum", which nobody tags with.
       const tag = tagText(token.pos === 'PROPN' || token.normal === 'data' ? token.normal : token.lemma);
       if (tag === null) continue;
@@ -232,7 +237,7 @@ export function tagsFor(units: Unit[], name: string): string[] {
     }
     for (const chunk of nounChunks(unit.tokens)) {
       const nouns = chunk.words.filter((t) => NOUN.has(t.pos));
-      if (nouns.length !== 2 || chunk.words.length !== 2) continue;
+      if (nouns.length !== 2 || chunk.words.length !== 2 || nouns.some((t) => people.has(t.normal))) continue;
       const tag = tagText(`${nouns[0]!.normal}-${nouns[1]!.lemma}`);
       if (tag !== null) add(tag, 0.5);
     }

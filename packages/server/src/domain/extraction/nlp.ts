@@ -37,10 +37,41 @@ function nlp(): Engine {
   return engine;
 }
 
+/**
+ * A word longer than this is not language (a base64 blob, a hash, a minified line): the model
+ * never sees it. Some of the model's features cost the square of a token's length (the English
+ * model's abbreviation test, `/[a-z].*\.$/i`, took 2.8 s on one 40,000-character token), so
+ * every such word is replaced by a short stand-in before reading and put back in the tokens'
+ * text after, with the part of speech `X` (no tag, no name, no content word is made of it).
+ * Every step after this is linear in the text's length (docs/extraction.md, "Cost").
+ */
+export const MAX_WORD_CHARACTERS = 64;
+/** A stand-in the model reads as one plain word, and that ordinary text does not contain. */
+const STAND_IN = 'Zqlongwordqz';
+const LONG_RUN = new RegExp(`\\S{${MAX_WORD_CHARACTERS + 1},}`, 'g');
+const CLOSING = new Set(['.', ',', ';', ':', '!', '?', ')', ']', '"', "'"]);
+
+/** The text with each long word replaced by the stand-in, and the words replaced, in order. */
+function withoutLongWords(text: string): { text: string; words: string[] } {
+  const words: string[] = [];
+  if (text.length <= MAX_WORD_CHARACTERS) return { text, words };
+  const replaced = text.replace(LONG_RUN, (run) => {
+    // The marks that close a sentence stay outside, for the sentence boundary (a loop, not a
+    // regular expression: a run of marks would make one backtrack).
+    let end = run.length;
+    while (end > 0 && CLOSING.has(run[end - 1] ?? '')) end--;
+    if (end <= MAX_WORD_CHARACTERS) return run;
+    words.push(run.slice(0, end));
+    return STAND_IN + run.slice(end);
+  });
+  return { text: replaced, words };
+}
+
 /** Sentences of one stretch of prose, each with its tokens. Whitespace inside is kept as written. */
-export function tagSentences(text: string): TaggedSentence[] {
+export function tagSentences(raw: string): TaggedSentence[] {
   const engine = nlp();
   const its = engine.its;
+  const { text, words: longWords } = withoutLongWords(raw);
   const doc = engine.readDoc(text);
   const words = doc.tokens().out() as string[];
   const spaces = doc.tokens().out(its.precedingSpaces) as string[];
@@ -48,6 +79,14 @@ export function tagSentences(text: string): TaggedSentence[] {
   // The published types give `its.lemma` a signature `out` does not accept; it works the same.
   const lemmas = doc.tokens().out(its.lemma as unknown as typeof its.normal) as string[];
   const tags = doc.tokens().out(its.pos) as string[];
+  if (longWords.length > 0) {
+    let next = 0;
+    words.forEach((word, i) => {
+      if (word !== STAND_IN || next >= longWords.length) return;
+      words[i] = longWords[next++] ?? word;
+      tags[i] = 'X';
+    });
+  }
   const sentences: TaggedSentence[] = [];
   doc.sentences().each((sentence: ItemSentence) => {
     const [first, last] = sentence.out(its.span) as unknown as [number, number];

@@ -4,10 +4,13 @@
  */
 import type { SnapshotType } from '../../model.js';
 import { SNAPSHOT_LIMITS } from '../snapshots.js';
+import { readArgument } from './argument.js';
 import { EMPHASIS, HEDGE, TYPE_PRIORITY } from './cues.js';
 import { groupUnits, type Group } from './grouping.js';
 import { nameFor, tagsFor } from './naming.js';
-import { clip } from './text.js';
+import { peopleOf } from './people.js';
+import { speakerNames } from './structure.js';
+import { clip, normalizeText, squash } from './text.js';
 import type { ExtractedSnapshot } from './types.js';
 import { cueWeight, readUnits, type Unit } from './units.js';
 
@@ -105,6 +108,7 @@ interface Draft {
 /** The sentences of a group sorted into the fields they fill. */
 interface Roles {
   core: Unit[];
+  proof: Unit[];
   story: Unit[];
   method: Unit[];
   steps: Unit[];
@@ -126,14 +130,20 @@ function rolesOf(group: Group): Roles | null {
     const before = sentences[i - 1];
     if (unit.role === 'core' && unit.past && !hasCue(unit) && before && storyLike.has(before)) storyLike.add(unit);
   });
-  let core = sentences.filter((u) => u.role === 'core' && !storyLike.has(u) && !stepSentences.includes(u));
+  const statements = sentences.filter(
+    (u) => (u.role === 'core' || u.role === 'challenge') && !storyLike.has(u) && !stepSentences.includes(u),
+  );
+  // The claim is the core; the other statements are its proof or the other side's (argument.ts).
+  const argument = readArgument(statements);
+  let core = argument ? argument.core : [];
+  const proof = argument?.proof ?? [];
+  const challenge = argument?.challenge ?? statements;
   let story = sentences.filter((u) => storyLike.has(u));
   // A list header that says how ("To apply it, follow these steps") is the method.
   let method = [
     ...sentences.filter((u) => u.role === 'method'),
     ...headers.filter((u) => /\bhow\b|\bto\b/.test(u.lower)),
   ];
-  const challenge = sentences.filter((u) => u.role === 'challenge');
   const steps = [...stepSentences, ...items];
   if (core.length === 0) {
     // A group of only a story (or only a list) still says something: that becomes the core.
@@ -144,32 +154,36 @@ function rolesOf(group: Group): Roles | null {
     if (fallback === story) story = [];
     method = method.filter((u) => !core.includes(u));
   }
-  return core.length > 0 ? { core, story, method, steps, challenge } : null;
+  // A list item that is the core is not also a step of it.
+  const ownSteps = steps.filter((u) => !core.includes(u));
+  return core.length > 0 ? { core, proof, story, method, steps: ownSteps, challenge } : null;
 }
 
 /** Whether a group says enough to be a snapshot (docs/extraction.md, "Grouping", minimum). */
 function saysEnough(group: Group, roles: Roles): boolean {
   const cueTotal = roles.core.reduce((sum, u) => sum + cueWeight(u.typeScores), 0);
   const contentWords = group.units.reduce((sum, u) => sum + u.content.length, 0);
-  if (cueTotal < 1 && contentWords < SNAPSHOT_RULES.minContentWords && roles.steps.length === 0) return false;
+  // A list item is short by nature: one of a list of ideas stands as it is.
+  const listed = roles.steps.length > 0 || group.units.some((u) => u.kind === 'item');
+  if (cueTotal < 1 && contentWords < SNAPSHOT_RULES.minContentWords && !listed) return false;
   // A cue with nothing to say ("I believe.", "Rule:") is not a statement; inside a group, a short
   // cued sentence ("That is non-negotiable.") still adds to the one before it.
   return contentWords >= SNAPSHOT_RULES.minCuedContentWords;
 }
 
-function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | null {
+function draftOf(group: Group, keyWords: Set<string>, people: Set<string>, order: number): Draft | null {
   const roles = rolesOf(group);
   if (!roles || !saysEnough(group, roles)) return null;
-  const { core, story, method, steps, challenge } = roles;
+  const { core, proof, story, method, steps, challenge } = roles;
   const lead = core[0]!;
   const name = nameFor(lead, group.units, group.heading);
-  const extraFields = [story, method, steps, challenge].filter((units) => units.length > 0).length;
+  const extraFields = [proof, story, method, steps, challenge].filter((units) => units.length > 0).length;
   const snapshot: ExtractedSnapshot = {
     name,
     core: clip(core.map((u) => u.text).join(' '), SNAPSHOT_LIMITS.core) || name,
     type: typeOf(core),
     one_liner: clip(lead.text, SNAPSHOT_LIMITS.one_liner) || name,
-    tags: tagsFor(group.units, name),
+    tags: tagsFor(group.units, name, people),
     confidence: confidenceOf(core),
     significance_score: significanceOf(core, extraFields, group, keyWords),
   };
@@ -177,6 +191,8 @@ function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | nu
   const methodText = joined(method, SNAPSHOT_LIMITS.text);
   const stepsText = steps.length > 0 ? clip(numbered(steps), SNAPSHOT_LIMITS.text) : undefined;
   const challengeText = joined(challenge, SNAPSHOT_LIMITS.text);
+  const proofText = joined(proof, SNAPSHOT_LIMITS.text);
+  if (proofText) snapshot.proof = proofText;
   if (storyText) snapshot.story = storyText;
   if (methodText) snapshot.method = methodText;
   if (stepsText) snapshot.steps = stepsText;
@@ -187,8 +203,16 @@ function draftOf(group: Group, keyWords: Set<string>, order: number): Draft | nu
 export function extractSnapshots(text: string): ExtractedSnapshot[] {
   const units = readUnits(text);
   const keyWords = keyWordsOf(units);
-  const drafts = groupUnits(units)
-    .map((group, order) => draftOf(group, keyWords, order))
+  const people = peopleOf(units, speakerNames(normalizeText(text)));
+  const groups = groupUnits(units);
+  // The text's own title (its first line, not a Markdown heading) names the one snapshot of a
+  // short text; over several, it names the text, not the first of them ("Weekly sync, 14 March").
+  const firstLine = squash(normalizeText(text).trim().split('\n')[0] ?? '');
+  if (groups.length > 1 && !firstLine.startsWith('#')) {
+    for (const group of groups) if (group.heading === firstLine) group.heading = null;
+  }
+  const drafts = groups
+    .map((group, order) => draftOf(group, keyWords, people, order))
     .filter((draft): draft is Draft => draft !== null);
   const kept =
     drafts.length <= SNAPSHOT_RULES.maxSnapshots

@@ -3,6 +3,7 @@
  * Sentence boundaries come from the model; line structure is read here, because the model
  * reads a numbered list as one long sentence.
  */
+import { DECISION_LABEL } from './cues.js';
 import { removeHesitations, squash } from './text.js';
 
 export interface ListItem {
@@ -15,6 +16,8 @@ export type Segment = { kind: 'prose'; text: string } | { kind: 'list'; header: 
 export interface Block {
   /** The Markdown heading (or underlined title) the block stands under, when it is the first under it. */
   heading: string | null;
+  /** Who speaks, when the block is a labelled speaker turn ("Sam: …"). */
+  speaker: string | null;
   segments: Segment[];
 }
 
@@ -49,23 +52,26 @@ const ENDS_SENTENCE = /[.!?:;"”')\]]$/;
 interface Line {
   text: string;
   turn: boolean;
+  speaker: string | null;
 }
 
 /** Drops timestamps and speaker labels; a labelled line starts a new speaker turn. */
 function readLine(raw: string, speakers: ReadonlySet<string>): Line {
   let text = raw.replace(TIMESTAMP, '');
-  let turn = text !== raw;
+  const turn = text !== raw;
   const speaker = SPEAKER.exec(text);
   const label = speaker?.[1] ?? '';
   if (
     speaker &&
     !STATEMENT_LABELS.has(label.toLowerCase()) &&
+    // "TODO: …" twice is two action items, not a speaker called TODO.
+    !DECISION_LABEL.test(`${label.toLowerCase()}: `) &&
     (turn || speakers.has(label) || ROLE_LABEL.test(label))
   ) {
     text = text.slice(speaker[0].length);
-    turn = true;
+    return { text: text.trimEnd(), turn: true, speaker: label };
   }
-  return { text: text.trimEnd(), turn };
+  return { text: text.trimEnd(), turn, speaker: null };
 }
 
 /** Splits into paragraphs at blank lines and at speaker turns. */
@@ -172,6 +178,11 @@ function isTitleCase(words: string[]): boolean {
   return long.length > 0 && long.every((word) => /^[A-Z]/.test(word));
 }
 
+/** The names that label speaker turns ("Sam: …" twice), not the roles ("Q", "Host"). */
+export function speakerNames(text: string): string[] {
+  return [...speakersOf(text.split('\n'))].filter((label) => !ROLE_LABEL.test(label));
+}
+
 export function readStructure(text: string): Block[] {
   const blocks: Block[] = [];
   let heading: string | null = null;
@@ -180,11 +191,13 @@ export function readStructure(text: string): Block[] {
     const bodyLines: string[] = [];
     // The text's own first line, alone above the rest, is its title even in sentence case.
     const opensText = paragraph === 0 && all.length > 1;
+    // A turn starts a paragraph: its first line names the speaker.
+    const speaker = lines[0]?.speaker ?? null;
     lines.forEach((line, index) => {
       const title =
         HEADING.exec(line.text) ?? (line.turn ? null : plainTitle(line.text, index, lines.length, opensText));
       if (title) {
-        if (bodyLines.length > 0) blocks.push({ heading, segments: segmentsOf(bodyLines.splice(0)) });
+        if (bodyLines.length > 0) blocks.push({ heading, speaker, segments: segmentsOf(bodyLines.splice(0)) });
         heading = squash(title[1] ?? '') || null;
         // A heading applies to the first block under it only.
         return;
@@ -193,7 +206,7 @@ export function readStructure(text: string): Block[] {
     });
     if (bodyLines.length === 0) return;
     const segments = segmentsOf(bodyLines);
-    if (segments.length > 0) blocks.push({ heading, segments });
+    if (segments.length > 0) blocks.push({ heading, speaker, segments });
     heading = null;
   });
   return blocks;

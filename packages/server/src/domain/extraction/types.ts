@@ -10,6 +10,8 @@ export interface ExtractedSnapshot {
   method?: string;
   steps?: string;
   challenge?: string;
+  /** The sentences that support the core: reasons, evidence, the answer to an objection. */
+  proof?: string;
   tags: string[];
   confidence: number;
   significance_score: number;

@@ -13,6 +13,12 @@ import {
   METHOD_CUES,
   SEQUENCE_CUE,
   SMALL_TALK,
+  SIGN_OFF,
+  MEETING_META,
+  DECISION_LABEL,
+  DECISION_SENTENCE,
+  DECISION_HEADER,
+  REPORTING_FRAME,
   STORY_CUES,
   TYPE_CUES,
 } from './cues.js';
@@ -26,11 +32,17 @@ export interface Unit {
   text: string;
   /** Lower case, for cue phrases. */
   lower: string;
+  /** The spoken opener stripped from its start ("yes,", "and"), lower case; '' when none. */
+  opener: string;
   tokens: Token[];
   /** Index of the paragraph (or speaker turn) it came from. */
   block: number;
   /** The heading above its block, on the block's first unit only. */
   heading: string | null;
+  /** Who speaks it, in a transcript with speaker labels. */
+  speaker: string | null;
+  /** Said by another speaker against the claim, and answered (grouping.ts): the other side's voice. */
+  objection: boolean;
   kind: 'sentence' | 'item' | 'header';
   /** For items and headers: which list, and whether it is numbered. */
   list: number | null;
@@ -44,6 +56,8 @@ export interface Unit {
   past: boolean;
   /** Opens with first/then/next/finally. */
   sequence: boolean;
+  /** A decision or an action item ("Decision: …", "We agreed that …", an item under "Action items:"). */
+  decision: boolean;
   typeScores: Map<SnapshotType, number>;
 }
 
@@ -107,7 +121,8 @@ function isTrivial(
   scores: Map<SnapshotType, number>,
   question: boolean,
 ): boolean {
-  if (SMALL_TALK.test(lower) && content.length < 5) return true;
+  if (MEETING_META.test(lower)) return true;
+  if ((SMALL_TALK.test(lower) || SIGN_OFF.test(lower)) && content.length < 5) return true;
   if (META_TALK.test(lower) && content.length < 8) return true;
   // List items are short by nature ("Review weekly."): only an empty one is nothing.
   if (kind !== 'sentence') return content.length === 0;
@@ -117,28 +132,42 @@ function isTrivial(
 }
 
 function makeUnit(
-  text: string,
+  written: string,
   tokens: Token[],
-  place: Pick<Unit, 'block' | 'heading' | 'kind' | 'list' | 'numbered'>,
+  place: Pick<Unit, 'block' | 'heading' | 'kind' | 'list' | 'numbered' | 'speaker'>,
+  opener = '',
 ): Unit {
+  // "Decision: we keep …": the label says what the line is; the text says the rest.
+  const label = DECISION_LABEL.exec(written.toLowerCase());
+  const frame = label ? null : REPORTING_FRAME.exec(written);
+  const cut = label?.[0].length ?? frame?.[0].length ?? 0;
+  const text = cut > 0 ? capitalize(written.slice(cut)) : written;
   const lower = text.toLowerCase();
   const content = contentLemmas(tokens);
   const scores = typeScores(lower);
+  const decision = label !== null || DECISION_SENTENCE.test(lower);
+  if (decision) scores.set('Rule', (scores.get('Rule') ?? 0) + DECISION_WEIGHT);
   const question = /\?["”')]*$/.test(text);
   return {
     ...place,
     text,
     lower,
+    opener,
     tokens,
     content,
     question,
-    trivial: isTrivial(place.kind, lower, content, scores, question),
-    role: place.kind === 'sentence' ? roleOf(lower, tokens, scores) : 'core',
+    trivial: isTrivial(place.kind, written.toLowerCase(), content, scores, question),
+    role: place.kind === 'sentence' && !decision ? roleOf(lower, tokens, scores) : 'core',
     sequence: SEQUENCE_CUE.test(lower),
+    decision,
+    objection: false,
     past: tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && isPast(t)),
     typeScores: scores,
   };
 }
+
+/** What a decision adds to the Rule cue: enough to outweigh any other type's cues. */
+const DECISION_WEIGHT = 3;
 
 /** Tags a short text that must stay one unit (a list item, a header): its sentences' tokens together. */
 function tagWhole(text: string): Token[] {
@@ -151,7 +180,7 @@ export function readUnits(raw: string): Unit[] {
   readStructure(normalizeText(raw)).forEach((block, blockIndex) => {
     let heading = block.heading;
     const place = (kind: Unit['kind'], list: number | null, numbered: boolean) => {
-      const at = { block: blockIndex, heading, kind, list, numbered };
+      const at = { block: blockIndex, heading, kind, list, numbered, speaker: block.speaker };
       heading = null;
       return at;
     };
@@ -159,7 +188,12 @@ export function readUnits(raw: string): Unit[] {
       if (segment.kind === 'prose') {
         for (const sentence of withAttributions(tagSentences(segment.text)).flatMap(splitRunOn)) {
           // The openers stripped ("So,", "Well,") are stop words or filler: the tokens can stay.
-          units.push(makeUnit(stripOpeners(sentence.text), sentence.tokens, place('sentence', null, false)));
+          const stripped = stripOpeners(sentence.text);
+          const opener = sentence.text
+            .slice(0, sentence.text.length - stripped.length)
+            .trim()
+            .toLowerCase();
+          units.push(makeUnit(stripped, sentence.tokens, place('sentence', null, false), opener));
         }
         continue;
       }
@@ -168,8 +202,14 @@ export function readUnits(raw: string): Unit[] {
       if (segment.header !== null) {
         units.push(makeUnit(segment.header, tagWhole(segment.header), place('header', list, numbered)));
       }
+      const decisions = segment.header !== null && DECISION_HEADER.test(segment.header.toLowerCase().trim());
       for (const item of segment.items) {
-        units.push(makeUnit(item.text, tagWhole(item.text), place('item', list, numbered)));
+        const unit = makeUnit(item.text, tagWhole(item.text), place('item', list, numbered));
+        if (decisions && !unit.decision) {
+          unit.decision = true;
+          unit.typeScores.set('Rule', (unit.typeScores.get('Rule') ?? 0) + DECISION_WEIGHT);
+        }
+        units.push(unit);
       }
     }
   });

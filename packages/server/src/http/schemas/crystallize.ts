@@ -54,6 +54,15 @@ export const RunMetaSchema = Type.Object(
     refinedCount: Type.Integer({ description: 'After merging near-duplicates within the text' }),
     finalCount: Type.Integer({ description: 'After dropping those the brain already holds' }),
     durationMs: Type.Integer(),
+    edgeCount: Type.Optional(
+      Type.Integer({ description: 'Automatic edges the run made, among its snapshots and to the brain' }),
+    ),
+    noEdgeReason: Type.Optional(
+      Type.String({
+        description:
+          'When the run made no edge: why (auto_link off, a review run, nothing to link, no pair scored enough)',
+      }),
+    ),
   },
   { title: 'RunMeta' },
 );
@@ -69,6 +78,7 @@ export const ProposedSnapshotSchema = Type.Object(
     method: proposedText('How to apply it'),
     steps: proposedText('Step-by-step application process'),
     challenge: proposedText('Strongest counterargument'),
+    proof: proposedText('Supporting evidence'),
     confidence: Unit('0 to 1'),
     significance_score: Unit('0 to 1'),
     tags: Type.Array(Type.String()),

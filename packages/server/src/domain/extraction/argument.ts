@@ -1,0 +1,275 @@
+/**
+ * Reading a group's sentences as an argument: which one is the claim (the core), which support
+ * it (proof), which voice the other side (challenge) and which answer that voice (a rebuttal,
+ * proof again). Concessions are often a clause, not a sentence ("Of course he could advertise,
+ * but that won't help"; "…, even if it rains"): such a sentence is cut at the clause and each
+ * part goes to its own field. The markers are in argument-cues.ts; docs/extraction.md, "Reading
+ * the argument", says what each bought on the measure.
+ */
+import {
+  CLAIM_MARKERS,
+  CONCEDING_REBUTTAL,
+  CONCLUSION_INSIDE,
+  LEADING_REASON,
+  REBUTTAL_INSIDE,
+  RESTATEMENT,
+  TRAILING_REASON,
+  YES,
+  CONCESSION_OPENERS,
+  CONCLUSION_OPENER,
+  LEADING_CONCESSION,
+  OTHER_VOICE,
+  REBUTTAL_OPENER,
+  SPEECH_VERBS,
+  SUPPORT_OPENER,
+  TRAILING_CONCESSION,
+  YIELDING_MODAL,
+} from './argument-cues.js';
+import type { Unit } from './units.js';
+
+export interface Argument {
+  /** The claim: one sentence, or two when the next only restates it ("That is non-negotiable."). */
+  core: Unit[];
+  proof: Unit[];
+  challenge: Unit[];
+}
+
+export const ARGUMENT = {
+  /** The first statement of a group states its claim more often than not: a tie-break below any stance marker. */
+  firstBonus: 0.8,
+  conclusionBonus: 3,
+  markerBonus: 1,
+  supportPenalty: 2,
+  rebuttalPenalty: 1,
+  /** A sentence after the claim that points back to it ("This is …") and is this short restates it. */
+  maxRestatementWords: 8,
+  /** A clause cut off a sentence keeps at least this many words, else the sentence stays whole. */
+  minClauseWords: 3,
+} as const;
+
+/**
+ * Each reading rule, on unless switched off: bench/extraction-ablation.mjs switches them off one
+ * at a time to measure what each buys (docs/extraction.md, "What each rule bought").
+ */
+export const ARGUMENT_RULES = {
+  /** "Of course X, but Y", "Although X, Y", "Y, even if X": the conceded clause is the challenge. */
+  concessions: true,
+  /** "Critics say …", "one could object …", "My parents say …": the other side's voice. */
+  otherVoice: true,
+  /** "Yes, it may be risky. But …": a yielding sentence before a rebuttal is conceded. */
+  concededBeforeRebuttal: true,
+  /** A "however" sentence that answers no concession is a caveat: the challenge. */
+  caveats: true,
+  /** "Z, because X" / "Since X, Z": the reason is proof, the claim stays short. */
+  reasonClauses: true,
+  /** "That is non-negotiable." after the claim joins the core. */
+  restatement: true,
+};
+
+/** The unit with other text: a clause of it. Tokens stay the sentence's (names and tags read them). */
+function part(unit: Unit, text: string): Unit {
+  const trimmed = text.trim().replace(/^[,;:\s]+|[,;:\s]+$/g, '');
+  const written = /[.!?]["”')]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  const capital = written.charAt(0).toUpperCase() + written.slice(1);
+  return { ...unit, text: capital, lower: capital.toLowerCase() };
+}
+
+function words(text: string): number {
+  return text.trim().split(/\s+/).filter(Boolean).length;
+}
+
+/** Whose voice a sentence is in, and the clauses of it that are the other side's. */
+interface Reading {
+  unit: Unit;
+  /** The author's part of the sentence, or null when all of it is the other side's. */
+  own: Unit | null;
+  /** The other side's part, or null. */
+  other: Unit | null;
+  /** A reason clause cut off the author's part ("…, as X"; "Since X, …"): proof. */
+  reason: Unit | null;
+  /** Answers what came before ("But …", "…, however, …", "… though."). */
+  rebuts: boolean;
+}
+
+/** A third party's words reported ("My parents say …", "Ralf does insist that …"). */
+function reportsOthers(unit: Unit): boolean {
+  const tokens = unit.tokens.slice(0, 7);
+  const verbAt = tokens.findIndex((t) => (t.pos === 'VERB' || t.pos === 'AUX') && SPEECH_VERBS.has(t.lemma));
+  if (verbAt <= 0) return false;
+  const subject = tokens.slice(0, verbAt);
+  // "I say", "we argue", "you claim": the author or the reader, not the other side.
+  if (subject.some((t) => /^(?:i|we|you|me|us)$/.test(t.normal))) return false;
+  return subject.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'PRON');
+}
+
+function otherVoice(unit: Unit, lower: string): boolean {
+  return OTHER_VOICE.test(lower) || reportsOthers(unit);
+}
+
+/** The sentence as written, with the spoken opener the reader stripped ("Yes, …"). */
+function spoken(unit: Unit): string {
+  return unit.opener ? `${unit.opener} ${unit.lower}` : unit.lower;
+}
+
+/** Cuts "Z, as X" / "Since X, Z" into the claim Z and the reason X. */
+function withReason(unit: Unit): { own: Unit; reason: Unit | null } {
+  if (!ARGUMENT_RULES.reasonClauses) return { own: unit, reason: null };
+  const leading = LEADING_REASON.exec(unit.lower);
+  if (leading) {
+    const comma = unit.text.indexOf(', ');
+    const rest = comma < 0 ? '' : unit.text.slice(comma + 2);
+    if (words(rest) >= ARGUMENT.minClauseWords && words(unit.text.slice(0, comma)) >= ARGUMENT.minClauseWords) {
+      return { own: part(unit, rest), reason: part(unit, unit.text.slice(0, comma)) };
+    }
+    return { own: unit, reason: null };
+  }
+  const trailing = TRAILING_REASON.exec(unit.text);
+  if (trailing && trailing.index > 0) {
+    const own = unit.text.slice(0, trailing.index);
+    const reason = unit.text.slice(trailing.index).replace(/^[,;]\s*/, '');
+    if (words(own) >= ARGUMENT.minClauseWords && words(reason) >= ARGUMENT.minClauseWords) {
+      return { own: part(unit, own), reason: part(unit, reason) };
+    }
+  }
+  return { own: unit, reason: null };
+}
+
+/**
+ * The unit with the opener the reader stripped put back when it concedes ("Yes, my knee might
+ * hurt"): in the challenge, the "yes" is part of what is granted.
+ */
+function withOpener(unit: Unit): Unit {
+  if (!YES.test(unit.opener)) return unit;
+  const first = unit.text.split(/\s+/)[0] ?? '';
+  // The reader capitalized the first word; the word as written is in the tokens.
+  const written = unit.tokens.find(
+    (t) => t.text.toLowerCase() === first.toLowerCase() && t.normal !== unit.opener.replace(/\W+$/, ''),
+  );
+  const word = written?.text ?? first;
+  const opener = unit.opener.charAt(0).toUpperCase() + unit.opener.slice(1);
+  return part(unit, `${opener}${/[,;:]$/.test(opener) ? '' : ','} ${word}${unit.text.slice(first.length)}`);
+}
+
+function read(unit: Unit): Reading {
+  const lower = spoken(unit);
+  const rebuts = REBUTTAL_OPENER.test(lower) || REBUTTAL_INSIDE.test(lower);
+  const whole = (other: boolean): Reading =>
+    other
+      ? { unit, own: null, other: withOpener(unit), reason: null, rebuts }
+      : { unit, ...withReason(unit), other: null, rebuts };
+
+  const voiced = ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower));
+  if (!ARGUMENT_RULES.concessions) return whole(voiced);
+
+  // "Of course X, but Y" / "Admittedly X, but Y": X is the other side's, Y the author's answer.
+  const opener = CONCESSION_OPENERS.exec(lower);
+  if (opener) {
+    const offset = unit.opener ? opener[0].length - unit.opener.length - 1 : opener[0].length;
+    const from = Math.max(0, offset);
+    const but = /,\s*(?:but|yet|however|still)\s+/.exec(unit.text.slice(from));
+    if (but) {
+      const at = from + but.index;
+      const conceded = unit.text.slice(0, at);
+      const answer = unit.text.slice(at + but[0].length);
+      // "Sure, they're cheaper, but …": a concession may be two words.
+      if (words(conceded) >= 2 && words(answer) >= ARGUMENT.minClauseWords) {
+        return { unit, own: part(unit, answer), other: part(unit, conceded), reason: null, rebuts: true };
+      }
+    }
+    return whole(true);
+  }
+  if (voiced) return whole(true);
+
+  // "Although X, (and Y,) Z": X (and Y) conceded, Z the author's.
+  if (LEADING_CONCESSION.test(lower)) {
+    const clauses = unit.text.split(/,\s+/);
+    let end = 1;
+    while (end < clauses.length - 1 && /^(?:and|or)\b/i.test(clauses[end] ?? '')) end++;
+    const conceded = clauses.slice(0, end).join(', ');
+    const rest = clauses.slice(end).join(', ');
+    if (end < clauses.length && words(rest) >= ARGUMENT.minClauseWords) {
+      return { unit, ...withReason(part(unit, rest)), other: part(unit, conceded), rebuts: false };
+    }
+  }
+  // "Z, even if X" / "Z, although X": the same, the other way round.
+  const trailing = TRAILING_CONCESSION.exec(unit.text);
+  if (trailing && trailing.index > 0) {
+    const own = unit.text.slice(0, trailing.index);
+    const conceded = unit.text.slice(trailing.index).replace(/^[,;]\s*/, '');
+    if (words(own) >= ARGUMENT.minClauseWords && words(conceded) >= ARGUMENT.minClauseWords) {
+      return { unit, ...withReason(part(unit, own)), other: part(unit, conceded), rebuts };
+    }
+  }
+  return whole(false);
+}
+
+/** How strongly a sentence reads as the claim the rest argues for. */
+function claimScore(reading: Reading, index: number): number {
+  const own = reading.own!;
+  const lower = spoken(reading.unit);
+  let score = index === 0 ? ARGUMENT.firstBonus : 0;
+  if (CONCLUSION_OPENER.test(own.lower) || CONCLUSION_INSIDE.test(own.lower)) score += ARGUMENT.conclusionBonus;
+  if (CLAIM_MARKERS.some((marker) => marker.test(own.lower))) score += ARGUMENT.markerBonus;
+  // A spoken "and" or "so" opens a sentence without linking it; a spoken "also" adds to one.
+  if (SUPPORT_OPENER.test(reading.unit.lower) || reading.unit.opener === 'also') score -= ARGUMENT.supportPenalty;
+  if (reading.rebuts && !CONCEDING_REBUTTAL.test(lower)) score -= ARGUMENT.rebuttalPenalty;
+  return score;
+}
+
+/**
+ * The argument of a group's statements (sentences with the role `core` or `challenge`, in
+ * order). The sentence right before a rebuttal is a concession when it grants a possibility
+ * ("could", "may") or says yes ("Yes, it is risky. But …"). A rebuttal that answers no
+ * concession is a caveat: the other side's. Null when no statement is the author's.
+ */
+export function readArgument(statements: Unit[]): Argument | null {
+  const readings = statements.map(read);
+  readings.forEach((reading, i) => {
+    const next = readings[i + 1];
+    if (!ARGUMENT_RULES.concededBeforeRebuttal || !next?.rebuts || reading.other !== null) return;
+    if (YIELDING_MODAL.test(reading.unit.lower) || YES.test(spoken(reading.unit))) {
+      reading.other = withOpener(reading.unit);
+      reading.own = null;
+      reading.reason = null;
+    }
+  });
+  let best = -1;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  readings.forEach((reading, i) => {
+    if (reading.own === null) return;
+    const score = claimScore(reading, i);
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  });
+  if (best < 0) return null;
+  const claim = readings[best]!.own!;
+  const next = readings[best + 1];
+  const restates =
+    ARGUMENT_RULES.restatement &&
+    next !== undefined &&
+    next.own === next.unit &&
+    RESTATEMENT.test(next.unit.lower) &&
+    words(next.unit.text) <= ARGUMENT.maxRestatementWords;
+  const core = restates ? [stripConclusion(claim), next.unit] : [stripConclusion(claim)];
+  const proof: Unit[] = [];
+  const challenge: Unit[] = [];
+  readings.forEach((reading, i) => {
+    if (reading.other) challenge.push(reading.other);
+    if (reading.reason) proof.push(reading.reason);
+    if (i === best || (restates && i === best + 1) || !reading.own) return;
+    const caveat =
+      ARGUMENT_RULES.caveats && reading.rebuts && i > 0 && readings[i - 1]?.other === null && reading.other === null;
+    (caveat ? challenge : proof).push(reading.own);
+  });
+  return { core, proof, challenge };
+}
+
+/** "That's why everyone should …" → "Everyone should …": the marker links, the claim is what follows. */
+function stripConclusion(unit: Unit): Unit {
+  const marker = CONCLUSION_OPENER.exec(unit.lower);
+  if (!marker) return unit;
+  const rest = unit.text.slice(marker[0].length);
+  return words(rest) >= ARGUMENT.minClauseWords ? part(unit, rest) : unit;
+}
