@@ -32,7 +32,8 @@ export interface ImmediateReads {
  * Everything Snapgraph keeps, behind one interface that the SQLite and PostgreSQL
  * implementations both satisfy, composed of one interface per resource: the first four are
  * methods of the store itself (key-store.ts, brain-store.ts, snapshot-store.ts,
- * edge-store.ts), the later ones its fields. Each backend has one file per resource
+ * edge-store.ts; both backends forward them through resource-methods.ts), the later ones its
+ * fields. Each backend has one file per resource
  * (store/sqlite/*.ts, store/postgres/*.ts) under the same name. Every method is one
  * transaction. Reads of tenant data take the caller's account id, so another account's rows
  * are simply not found.

@@ -1,17 +1,6 @@
 import pg from 'pg';
-import type {
-  Account,
-  ApiKeyRecord,
-  Brain,
-  BrainWithCounts,
-  Edge,
-  JsonRow,
-  Page,
-  PageOf,
-  Snapshot,
-} from '../../model.js';
-import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.js';
-import type { MaybePromise } from '../../maybe.js';
+import type { Store } from '../store.js';
+import { ResourceMethods } from '../resource-methods.js';
 import { KeyCache } from './key-cache.js';
 import { postgresMigrations } from './migrations.js';
 import { snapgraphTypes } from './pg-types.js';
@@ -41,7 +30,7 @@ export interface PostgresOptions {
  * only opens, composes and closes: each resource lives in its own file (keys.ts, brains.ts,
  * snapshots.ts, edges.ts, …), named as on SQLite.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends ResourceMethods implements Store {
   readonly kind = 'postgres' as const;
   readonly search: PostgresSearchStore;
   readonly knowledge: PostgresKnowledgeStore;
@@ -54,12 +43,13 @@ export class PostgresStore implements Store {
   readonly transfer: PostgresTransferStore;
   private readonly pool: pg.Pool;
   private readonly keyCache: KeyCache;
-  private readonly keys: PostgresKeyStore;
-  private readonly brains: PostgresBrainStore;
-  private readonly snapshots: PostgresSnapshotStore;
-  private readonly edges: PostgresEdgeStore;
+  protected readonly keys: PostgresKeyStore;
+  protected readonly brains: PostgresBrainStore;
+  protected readonly snapshots: PostgresSnapshotStore;
+  protected readonly edges: PostgresEdgeStore;
 
   constructor(connectionString: string, options: PostgresOptions = {}) {
+    super();
     this.keyCache = new KeyCache(connectionString, () => this.schemaVersion());
     this.pool = new pg.Pool({
       connectionString,
@@ -104,89 +94,5 @@ export class PostgresStore implements Store {
       'SELECT max(version) AS version FROM schema_migrations',
     );
     return rows[0]?.version ?? 0;
-  }
-
-  // Keys and accounts (keys.ts).
-  provisionKey(p: KeyProvisioning): Promise<void> {
-    return this.keys.provisionKey(p);
-  }
-  findApiKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | undefined> {
-    return this.keys.findApiKeyByHash(keyHash);
-  }
-  getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
-    return this.keys.getApiKey(id);
-  }
-  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]> {
-    return this.keys.listApiKeys(accountId);
-  }
-  updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
-    return this.keys.updateApiKey(id, change);
-  }
-  countActiveApiKeys(): Promise<number> {
-    return this.keys.countActiveApiKeys();
-  }
-  getAccount(id: string): Promise<Account | undefined> {
-    return this.keys.getAccount(id);
-  }
-
-  // Brains (brains.ts).
-  insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
-    return this.brains.insertBrain(brain, newAccount);
-  }
-  getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
-    return this.brains.getBrain(accountId, brainId);
-  }
-  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
-    return this.brains.updateBrain(accountId, id, change);
-  }
-  hasBrain(accountId: string, brainId: string): Promise<boolean> {
-    return this.brains.hasBrain(accountId, brainId);
-  }
-  getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
-    return this.brains.getBrainUnscoped(brainId);
-  }
-  listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
-    return this.brains.listBrains(accountId, page);
-  }
-
-  // Snapshots (snapshots.ts).
-  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
-    return this.snapshots.insertSnapshot(accountId, snapshot);
-  }
-  getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
-    return this.snapshots.getSnapshot(accountId, id);
-  }
-  getSnapshotJson(accountId: string, id: string): Promise<string | undefined> {
-    return this.snapshots.getSnapshotJson(accountId, id);
-  }
-  listSnapshots(query: SnapshotQuery): Promise<PageOf<JsonRow>> {
-    return this.snapshots.listSnapshots(query);
-  }
-  updateSnapshot(
-    accountId: string,
-    id: string,
-    change: (current: Snapshot) => Snapshot,
-  ): Promise<Snapshot | undefined> {
-    return this.snapshots.updateSnapshot(accountId, id, change);
-  }
-  deleteSnapshot(accountId: string, id: string): Promise<boolean> {
-    return this.snapshots.deleteSnapshot(accountId, id);
-  }
-
-  // Edges (edges.ts).
-  insertEdge(accountId: string, edge: Edge): Promise<void> {
-    return this.edges.insertEdge(accountId, edge);
-  }
-  getEdge(accountId: string, id: string): Promise<Edge | undefined> {
-    return this.edges.getEdge(accountId, id);
-  }
-  listEdges(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined> {
-    return this.edges.listEdges(query);
-  }
-  updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
-    return this.edges.updateEdge(accountId, id, change);
-  }
-  deleteEdge(accountId: string, id: string, at: string): Promise<boolean> {
-    return this.edges.deleteEdge(accountId, id, at);
   }
 }
