@@ -35,6 +35,7 @@ import { memoryRoutes } from './http/routes/memories.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
 import { validatorCompiler } from './http/validation.js';
+import { onFirstUse } from './http/schema-compilers.js';
 import { LogStream, prettyLogs } from './logging.js';
 import { registerMetrics } from './http/metrics-route.js';
 import { registerWebExplorer } from './http/web-explorer.js';
@@ -75,6 +76,8 @@ export interface AppOptions {
   clock?: Clock;
   /** False answers every request through Fastify (tests compare the fast path against it). */
   fastPaths?: boolean;
+  /** Compile each route's schemas on first use, not at start (the tests: http/schema-compilers.ts). */
+  compileSchemasOnFirstUse?: boolean;
   /**
    * Routes of a test's own, served under both API prefixes beside the real ones: how the job
    * tests queue a job kind of their own before a real route offers one. Never set in production.
@@ -115,6 +118,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // rather than refused by the router, and anything longer still goes through our errors.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors: frameworkErrorHandler(() => self),
+    ...(options.compileSchemasOnFirstUse
+      ? { schemaController: { compilersFactory: { buildSerializer: onFirstUse.buildSerializer } } }
+      : {}),
   });
   const self: FastifyInstance = app;
   const domain: Domain = { store, clock: options.clock ?? systemClock };
@@ -166,7 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('preClose', async () => jobs.stop());
   }
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(options.compileSchemasOnFirstUse ? onFirstUse.validatorCompiler : validatorCompiler);
   registerJsonBody(app);
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {

@@ -99,7 +99,8 @@ export async function revokeApiKey(domain: Domain, keyId: string): Promise<ApiKe
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 
-function principalOf(record: ApiKeyRecord | undefined): Principal {
+/** The caller a stored key stands for, or a 401 when there is none or it was revoked. */
+export function principalOf(record: ApiKeyRecord | undefined): Principal {
   if (!record) throw unauthorized('invalid API key');
   if (record.revoked_at !== null) throw unauthorized('API key has been revoked');
   return {
@@ -113,10 +114,10 @@ function principalOf(record: ApiKeyRecord | undefined): Principal {
 }
 
 /**
- * Resolves an `Authorization` header to the caller, or throws (or rejects with) a 401 —
- * synchronously when the store can answer synchronously.
+ * The stored hash of the key an `Authorization` header carries, or throws a 401 when the header
+ * cannot carry one of our keys (refused without a database lookup).
  */
-export function authenticate(domain: Domain, header: string | undefined): MaybePromise<Principal> {
+export function keyHashOfHeader(header: string | undefined): string {
   if (header === undefined || header === '') {
     throw unauthorized('missing API key: send the header Authorization: Bearer <key>');
   }
@@ -126,9 +127,16 @@ export function authenticate(domain: Domain, header: string | undefined): MaybeP
   if (scheme.toLowerCase() !== 'bearer' || key === '') {
     throw unauthorized('malformed Authorization header: expected Bearer <key>');
   }
-  // A key that cannot be one of ours is refused without a database lookup.
   if (!KEY_PATTERN.test(key)) throw unauthorized('invalid API key');
-  return then(domain.store.findApiKeyByHash(hashApiKey(key)), principalOf);
+  return hashApiKey(key);
+}
+
+/**
+ * Resolves an `Authorization` header to the caller, or throws (or rejects with) a 401 —
+ * synchronously when the store can answer synchronously.
+ */
+export function authenticate(domain: Domain, header: string | undefined): MaybePromise<Principal> {
+  return then(domain.store.findApiKeyByHash(keyHashOfHeader(header)), principalOf);
 }
 
 export interface KeyLimitsChange {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AccessLog } from './access-log.js';
 import type { FastifyInstance, FastifyServerFactory, RawServerDefault } from 'fastify';
-import { authenticate } from '../domain/keys.js';
+import { keyHashOfHeader, principalOf } from '../domain/keys.js';
 import type { Principal } from '../model.js';
 import { MemoryRateLimiter } from '../ratelimit/memory-limiter.js';
 import { groupOfRoute, limitsFor } from '../ratelimit/policy.js';
@@ -11,7 +11,6 @@ import { rateLimitHeaderLines } from './rate-limit.js';
 import { canWriteReadyHead, writeReadyHead } from './ready-head.js';
 import { requestIdFor } from './request-id.js';
 import { endInTurn } from './turn-batch.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 interface Found {
   principal: Principal;
@@ -72,17 +71,14 @@ const API_ROUTE = '/api/v1/snapshots/:id';
 
 export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog): FastPath {
   const { domain, limiter } = app;
-  const store = domain.store;
-  if (!(store instanceof SqliteStore) || !canWriteReadyHead) return NO_FAST_PATH;
+  // The store's synchronous reads (Store.immediate): only the embedded store has them.
+  const reads = domain.store.immediate;
+  if (reads === undefined || !canWriteReadyHead) return NO_FAST_PATH;
   if (limiter !== undefined && !(limiter instanceof MemoryRateLimiter)) return NO_FAST_PATH;
   /** The caller and the snapshot, or undefined when either is missing (throws on a bad key). */
   const lookUp = (authorization: string | undefined, id: string): Found | undefined => {
-    const principal = authenticate(domain, authorization);
-    if (principal instanceof Promise) {
-      principal.catch(() => undefined); // never on this store; answered by Fastify if it were
-      return undefined;
-    }
-    const json = store.getSnapshotJson(principal.accountId, id);
+    const principal = principalOf(reads.findApiKeyByHash(keyHashOfHeader(authorization)));
+    const json = reads.getSnapshotJson(principal.accountId, id);
     return json === undefined ? undefined : { principal, json };
   };
   const group = groupOfRoute('GET', '/v1/snapshots/:id');
@@ -101,7 +97,7 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     let found: Found | undefined;
     try {
       // One read transaction for the key and the snapshot: one state, one lock cycle.
-      found = store.readTogether(() => lookUp(headers.authorization, match[1] as string));
+      found = reads.readTogether(() => lookUp(headers.authorization, match[1] as string));
     } catch {
       return false;
     }

@@ -1,4 +1,6 @@
 /** Column lists shared by both stores, in the order the API returns the fields. */
+import type { Edge, Memory, Snapshot } from '../model.js';
+
 /** Snapshot columns in the order the API returns them; account_id stays inside the store. */
 export const SNAPSHOT_COLUMNS = [
   'id',
@@ -26,7 +28,7 @@ export const SNAPSHOT_COLUMNS = [
   'source_id',
   'created_at',
   'updated_at',
-] as const;
+] as const satisfies readonly (keyof Snapshot)[];
 
 export const EDGE_COLUMNS = [
   'id',
@@ -39,4 +41,29 @@ export const EDGE_COLUMNS = [
   'origin',
   'created_at',
   'updated_at',
-] as const;
+] as const satisfies readonly (keyof Edge)[];
+
+/** Memory columns in the order the API returns them; account_id stays inside the store. */
+export const MEMORY_COLUMNS = [
+  'id',
+  'brain_id',
+  'content',
+  'memory_type',
+  'speaker',
+  'tags',
+  'source_emotion',
+  'emotional_valence',
+  'emotional_intensity',
+  'promoted_to',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof Memory)[];
+
+/** Compiles only when `Columns` names every field of `Row`: a field added to the model needs its column. */
+type EveryField<Row, Columns extends readonly string[]> =
+  Exclude<keyof Row, Columns[number]> extends never ? true : never;
+export const COLUMNS_COVER_THE_MODEL: [
+  EveryField<Snapshot, typeof SNAPSHOT_COLUMNS>,
+  EveryField<Edge, typeof EDGE_COLUMNS>,
+  EveryField<Memory, typeof MEMORY_COLUMNS>,
+] = [true, true, true];

@@ -1,17 +1,8 @@
-import type {
-  Account,
-  ApiKeyRecord,
-  Brain,
-  BrainWithCounts,
-  Edge,
-  EdgeType,
-  JsonRow,
-  Page,
-  PageOf,
-  Snapshot,
-  SnapshotType,
-} from '../model.js';
-import type { MaybePromise } from '../maybe.js';
+import type { ApiKeyRecord } from '../model.js';
+import type { KeyStore } from './key-store.js';
+import type { BrainStore } from './brain-store.js';
+import type { SnapshotStore } from './snapshot-store.js';
+import type { EdgeStore } from './edge-store.js';
 import type { KnowledgeStore } from './knowledge-store.js';
 import type { MemoryStore } from './memory-store.js';
 import type { SearchStore } from './search-store.js';
@@ -20,37 +11,38 @@ import type { VectorStore } from './vector-store.js';
 import type { IdempotencyStore, JobStore } from './job-store.js';
 import type { TransferStore } from './transfer-store.js';
 
-export interface SnapshotQuery extends Page {
-  brainId: string;
-  type?: SnapshotType | undefined;
-}
+export type { KeyProvisioning } from './key-store.js';
+export type { SnapshotQuery } from './snapshot-store.js';
+export type { EdgeQuery, EdgeScope } from './edge-store.js';
 
-export type EdgeScope = { snapshotId: string } | { brainId: string };
-
-export interface EdgeQuery extends Page {
-  accountId: string;
-  scope: EdgeScope;
-  edgeType?: EdgeType | undefined;
-  minStrength: number;
-}
-
-/** What to create along with a key: a fresh account and brain, or neither. */
-export interface KeyProvisioning {
-  account?: Account;
-  brain?: Brain;
-  key: ApiKeyRecord;
+/**
+ * Reads a store can answer synchronously, run together in one read transaction: they see one
+ * state of the database and pay for its locks once. Only the embedded store has them, and the
+ * GET-one fast path (http/fast-path.ts) exists only where they do: it answers without a
+ * promise, a suspension or Fastify's request objects.
+ */
+export interface ImmediateReads {
+  /** Runs `read` in one read transaction (in a savepoint inside another transaction). */
+  readTogether<T>(read: () => T): T;
+  findApiKeyByHash(keyHash: string): ApiKeyRecord | undefined;
+  getSnapshotJson(accountId: string, id: string): string | undefined;
 }
 
 /**
  * Everything Snapgraph keeps, behind one interface that the SQLite and PostgreSQL
- * implementations both satisfy. Every method is one transaction. Reads of tenant data take
- * the caller's account id, so another account's rows are simply not found.
+ * implementations both satisfy, composed of one interface per resource: the first four are
+ * methods of the store itself (key-store.ts, brain-store.ts, snapshot-store.ts,
+ * edge-store.ts; both backends forward them through resource-methods.ts), the later ones its
+ * fields. Each backend has one file per resource
+ * (store/sqlite/*.ts, store/postgres/*.ts) under the same name. Every method is one
+ * transaction. Reads of tenant data take the caller's account id, so another account's rows
+ * are simply not found.
  *
  * Failures come out as AppError: a duplicate edge as CONFLICT, a reference to a row that
  * vanished as NOT_FOUND. `update*` methods run `change` inside the transaction, on the
  * current row, and store what it returns; if it throws, nothing is written.
  */
-export interface Store {
+export interface Store extends KeyStore, BrainStore, SnapshotStore, EdgeStore {
   readonly kind: 'sqlite' | 'postgres';
   /** What search reads (search-store.ts). */
   readonly search: SearchStore;
@@ -70,49 +62,10 @@ export interface Store {
   readonly memories: MemoryStore;
   /** Export and import of whole brains (transfer-store.ts). */
   readonly transfer: TransferStore;
+  /** Present only where reads can be answered synchronously (the embedded store). */
+  readonly immediate?: ImmediateReads | undefined;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
-
-  provisionKey(p: KeyProvisioning): Promise<void>;
-  /** Called on every request: may answer synchronously (SQLite, from a cache it keeps valid). */
-  findApiKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | undefined>;
-  getApiKey(id: string): Promise<ApiKeyRecord | undefined>;
-  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
-  updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined>;
-  countActiveApiKeys(): Promise<number>;
-
-  getAccount(id: string): Promise<Account | undefined>;
-  /** With `newAccount`, the account is created with the brain, in one transaction. */
-  insertBrain(brain: Brain, newAccount?: Account): Promise<void>;
-  getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined>;
-  /** Runs `change` on the brain inside the transaction and stores name and auto_link. */
-  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined>;
-  /** A cheap existence check, without the counts getBrain computes. */
-  hasBrain(accountId: string, brainId: string): Promise<boolean>;
-  /** For operators (the CLI): a brain whatever its account. */
-  getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined>;
-  listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>>;
-
-  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void>;
-  getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined>;
-  /** The same snapshot as the API's JSON text, built by the database: the GET-one hot path. */
-  getSnapshotJson(accountId: string, id: string): MaybePromise<string | undefined>;
-  /** A page of snapshots as JSON text (built by the database) and the total of all matches. */
-  listSnapshots(query: SnapshotQuery): Promise<PageOf<JsonRow>>;
-  updateSnapshot(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
-  /** Deletes the snapshot and every edge attached to it, atomically. */
-  deleteSnapshot(accountId: string, id: string): Promise<boolean>;
-
-  insertEdge(accountId: string, edge: Edge): Promise<void>;
-  getEdge(accountId: string, id: string): Promise<Edge | undefined>;
-  /**
-   * A page of edges as JSON text (built by the database) and the total of all matches, or
-   * undefined when the scope's brain or snapshot is not the account's.
-   */
-  listEdges(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined>;
-  updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
-  /** Deletes the edge and records its tombstone (DESIGN 4.2), atomically. */
-  deleteEdge(accountId: string, id: string, at: string): Promise<boolean>;
 }

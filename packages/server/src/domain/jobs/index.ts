@@ -4,11 +4,12 @@
  *
  * How a route offers its work as a job:
  * ```ts
- * // once, where the work is defined: the same function the synchronous route calls
- * registerJobKind('crystallize', async ({ domain, input, principal, progress, signal }) => {
- *   const body = await crystallize(domain, principal, input, { progress, signal });
- *   return { status: 201, body };
- * });
+ * // once, in the list of background work (background/index.ts, JOB_KINDS): the same
+ * // function the synchronous route calls
+ * crystallize: async ({ domain, input, principal, progress, signal }) => ({
+ *   status: 201,
+ *   body: await crystallize(domain, principal, input, { progress, signal }),
+ * }),
  * // in the route handler, after Fastify validated the body (http/jobs.ts):
  * if (wantsAsync(request)) return queueJob(app, request, reply, 'crystallize', request.body);
  * ```

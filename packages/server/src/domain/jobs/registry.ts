@@ -28,8 +28,8 @@ const kinds = new Map<string, JobFunction>();
 
 /**
  * Makes `kind` runnable as a job, by the same function the synchronous route calls. Kinds are
- * code, like routes: one registry for the process, filled when the modules that own the work
- * load (or a test registers its own). A kind registered again is replaced.
+ * code, like routes: one registry for the process, filled from background/index.ts (JOB_KINDS)
+ * when the app loads (or a test registers its own). A kind registered again is replaced.
  */
 export function registerJobKind(kind: string, run: JobFunction): void {
   kinds.set(kind, run);

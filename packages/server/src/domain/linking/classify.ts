@@ -1,7 +1,7 @@
 import { EDGE_TYPES, type EdgeType } from '../../model.js';
 import type { ChatProvider } from '../../providers/index.js';
 import type { Side } from './candidates.js';
-import type { Proposal } from './proposals.js';
+import type { Proposal } from './proposal.js';
 
 /**
  * With an LLM provider, the best candidates the rules found are classified into any of the six

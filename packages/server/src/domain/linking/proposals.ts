@@ -3,16 +3,9 @@ import type { Domain } from '../context.js';
 import { CandidateSearch, sideOf, type Side } from './candidates.js';
 import { classifyProposals, otherEnd } from './classify.js';
 import { LINK_RULES } from './rules.js';
+import type { Proposal } from './proposal.js';
 
-/** An edge the service would make, with its score and the reason in words. */
-export interface Proposal {
-  source_id: string;
-  target_id: string;
-  edge_type: EdgeType;
-  strength: number;
-  score: number;
-  reason: string;
-}
+export type { Proposal } from './proposal.js';
 
 /**
  * The edges the rules (rules.ts) would make between `snapshot` and other snapshots of its

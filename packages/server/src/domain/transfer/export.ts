@@ -1,19 +1,15 @@
-import type { Row } from '../../store/transfer-store.js';
 import type { Domain } from '../context.js';
-import { endLine, FORMAT_NAME, FORMAT_VERSION, headerLine, recordLine } from './format.js';
+import { endLine, FORMAT_NAME, FORMAT_VERSION, headerLine, recordLine, type ExportRecord } from './format.js';
 import { graphmlDocument } from './graphml.js';
 import { SECTIONS } from './sections/index.js';
+
+export type { ExportRecord } from './format.js';
 
 export type ExportFormat = 'jsonl' | 'graphml';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'graphml'];
 
 /** Text is handed on in pieces of about this size: few writes, and memory stays flat. */
 const CHUNK_CHARS = 64 * 1024;
-
-export interface ExportRecord {
-  kind: string;
-  data: Row;
-}
 
 /**
  * Every record of a brain, section by section, read from one consistent view of the database

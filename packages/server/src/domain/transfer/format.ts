@@ -1,3 +1,5 @@
+import type { Row } from '../../store/transfer-store.js';
+
 /**
  * The export file (NDJSON): a header line naming the format and its version, one line per
  * record (`{"kind": "snapshot", "data": {...}}`) section by section, and an end line with the
@@ -20,6 +22,12 @@ export interface ExportHeader {
 export interface ExportEnd {
   kind: typeof END_KIND;
   counts: Record<string, number>;
+}
+
+/** A record as export reads it: its kind and its row, as the file holds it. */
+export interface ExportRecord {
+  kind: string;
+  data: Row;
 }
 
 export interface RecordLine {

@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { SaxesParser } from 'saxes';
 import { EDGE_COLUMNS, SNAPSHOT_COLUMNS } from '../../store/columns.js';
-import type { ExportRecord } from './export.js';
-import { END_KIND, FORMAT_NAME, FORMAT_VERSION } from './format.js';
+import { END_KIND, FORMAT_NAME, FORMAT_VERSION, type ExportRecord } from './format.js';
 import type { ReadPosition, SourceLine } from './jsonl-source.js';
 
 /**

@@ -1,14 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageBody } from '../json-text.js';
-import {
-  acceptCapture,
-  crystallize,
-  getRun,
-  listCaptures,
-  rejectCapture,
-  type CrystallizeInput,
-} from '../../domain/crystallize/index.js';
-import { registerJobKind } from '../../domain/jobs/index.js';
+import { acceptCapture, crystallize, getRun, listCaptures, rejectCapture } from '../../domain/crystallize/index.js';
 import { sendCreated } from '../created.js';
 import { queueJob, wantsAsync } from '../jobs.js';
 import { IdParamsOf } from '../schemas/common.js';
@@ -24,12 +16,6 @@ import {
 } from '../schemas/crystallize.js';
 import { JobAcceptedEnvelope } from '../schemas/job.js';
 import { SnapshotDeleted, SnapshotEnvelope } from '../schemas/snapshot.js';
-
-// `Prefer: respond-async` runs the same work as a job (DESIGN 4.7); its result is this body.
-registerJobKind('crystallize', async ({ domain, principal, input, progress, signal }) => ({
-  status: 201,
-  body: await crystallize(domain, principal, input as CrystallizeInput, { progress, signal }),
-}));
 
 const tags = ['crystallize'];
 const CaptureParams = IdParamsOf('capture', 'cap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');

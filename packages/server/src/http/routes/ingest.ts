@@ -1,16 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ingest, type IngestInput } from '../../domain/ingest/index.js';
-import { registerJobKind } from '../../domain/jobs/index.js';
+import { ingest } from '../../domain/ingest/index.js';
 import { queueJob, wantsAsync } from '../jobs.js';
 import { IngestBody, IngestEnvelope } from '../schemas/ingest.js';
 import { JobAcceptedEnvelope } from '../schemas/job.js';
 import { created, responses } from '../schemas/responses.js';
-
-// `Prefer: respond-async` runs the same work as a job (DESIGN 4.7); its result is this body.
-registerJobKind('ingest', async ({ domain, principal, input, progress, signal }) => ({
-  status: 201,
-  body: await ingest(domain, principal, input as IngestInput, { progress, signal }),
-}));
 
 /** POST /v1/ingest (DESIGN 4.6): text into snapshots, and optionally memories, in one transaction. */
 export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {

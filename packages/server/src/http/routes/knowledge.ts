@@ -10,9 +10,7 @@ import {
   listSources,
   searchKnowledge,
   updateEntry,
-  type KnowledgeIngestInput,
 } from '../../domain/knowledge/index.js';
-import { registerJobKind } from '../../domain/jobs/index.js';
 import { queueJob, wantsAsync } from '../jobs.js';
 import { IdParamsOf } from '../schemas/common.js';
 import { created, responses } from '../schemas/responses.js';
@@ -33,12 +31,6 @@ import { SnapshotDeleted } from '../schemas/snapshot.js';
 const tags = ['knowledge'];
 const SourceParams = IdParamsOf('knowledge source', 'src_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 const EntryParams = IdParamsOf('knowledge entry', 'ske_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
-
-// `Prefer: respond-async` runs the same work as a job (DESIGN 4.7); its result is this body.
-registerJobKind('knowledge.ingest', async ({ domain, principal, input, progress, signal }) => ({
-  status: 201,
-  body: await ingestKnowledge(domain, principal, input as KnowledgeIngestInput, { progress, signal }),
-}));
 
 /** Specific knowledge (DESIGN 4.6): sources, their entries, and snapshots made from them. */
 export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {

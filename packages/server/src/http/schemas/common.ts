@@ -86,6 +86,20 @@ export const SearchBodyLimit = Type.Optional(
 );
 
 /**
+ * A page of a list read with `limit` and `offset` or `cursor`: the items, `count` (described by
+ * `count`: every match, not the page size) and `next_cursor`.
+ */
+export const CursorPage = <T extends TSchema>(
+  item: T,
+  count: string,
+  options: { title: string; description: string },
+) =>
+  Type.Object(
+    { data: Type.Array(item), count: Type.Integer({ description: count }), next_cursor: NextCursor },
+    options,
+  );
+
+/**
  * The answer of a search ranked by text alone (knowledge entries, memories): the items, best
  * first, each with `score` and `similarity` as snapshot search gives them, `count` and `query`.
  */

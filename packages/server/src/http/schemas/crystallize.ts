@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { NextCursor, Nullable, PageCursor, PageLimit, PageOffset, Timestamp, TrimmedText, Unit } from './common.js';
+import { CursorPage, Nullable, PageCursor, PageLimit, PageOffset, Timestamp, TrimmedText, Unit } from './common.js';
 import { EdgeSchema } from './edge.js';
 import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
 
@@ -142,14 +142,10 @@ export const CaptureListQuery = Type.Object({
   cursor: PageCursor,
 });
 
-export const CaptureListEnvelope = Type.Object(
-  {
-    data: Type.Array(CaptureSchema),
-    count: Type.Integer({ description: 'Number of all pending captures of the brain' }),
-    next_cursor: NextCursor,
-  },
-  { title: 'CaptureList', description: 'A page of pending captures, newest first' },
-);
+export const CaptureListEnvelope = CursorPage(CaptureSchema, 'Number of all pending captures of the brain', {
+  title: 'CaptureList',
+  description: 'A page of pending captures, newest first',
+});
 
 /** Accepting or rejecting a capture takes no options: a body, if sent, must be `{}`. */
 export const CaptureDecisionBody = Type.Object(

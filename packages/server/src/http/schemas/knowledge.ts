@@ -3,7 +3,7 @@ import { ENTRY_LIMITS } from '../../domain/knowledge/index.js';
 import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
 import { ENTRY_TYPES, KNOWLEDGE_SOURCE_TYPES } from '../../model.js';
 import {
-  NextCursor,
+  CursorPage,
   Nullable,
   PageCursor,
   PageLimit,
@@ -123,14 +123,10 @@ export const SourceListQuery = Type.Object({
   cursor: PageCursor,
 });
 
-export const SourceListEnvelope = Type.Object(
-  {
-    data: Type.Array(SourceSchema),
-    count: Type.Integer({ description: 'Number of all sources of the brain' }),
-    next_cursor: NextCursor,
-  },
-  { title: 'KnowledgeSourceList', description: 'A page of sources, newest first' },
-);
+export const SourceListEnvelope = CursorPage(SourceSchema, 'Number of all sources of the brain', {
+  title: 'KnowledgeSourceList',
+  description: 'A page of sources, newest first',
+});
 
 export const SourceEnvelope = Type.Object(
   {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { MEMORY_LIMITS } from '../../domain/memories/index.js';
 import { MEMORY_TYPES } from '../../model.js';
 import {
-  NextCursor,
+  CursorPage,
   Nullable,
   PageCursor,
   PageLimit,
@@ -102,14 +102,10 @@ export const MemoryListQuery = Type.Object({
   cursor: PageCursor,
 });
 
-export const MemoryListEnvelope = Type.Object(
-  {
-    data: Type.Array(MemorySchema),
-    count: Type.Integer({ description: 'Number of all matching memories, not the page size' }),
-    next_cursor: NextCursor,
-  },
-  { title: 'MemoryList', description: 'A page of memories, newest first' },
-);
+export const MemoryListEnvelope = CursorPage(MemorySchema, 'Number of all matching memories, not the page size', {
+  title: 'MemoryList',
+  description: 'A page of memories, newest first',
+});
 
 export const MemorySearchBody = Type.Object(
   {

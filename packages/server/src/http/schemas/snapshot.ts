@@ -4,7 +4,7 @@ import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
 import { MAX_JSON_BYTES } from '../validation.js';
 import { SNAPSHOT_CREATE_EXAMPLE, SNAPSHOT_EXAMPLE } from './examples.js';
 import {
-  NextCursor,
+  CursorPage,
   Nullable,
   PageCursor,
   PageLimit,
@@ -163,14 +163,10 @@ export const SnapshotEnvelope = Type.Object(
   { data: SnapshotSchema },
   { title: 'SnapshotResponse', description: 'The snapshot' },
 );
-export const SnapshotListEnvelope = Type.Object(
-  {
-    data: Type.Array(SnapshotSchema),
-    count: Type.Integer({ description: 'Number of all matching snapshots, not the page size' }),
-    next_cursor: NextCursor,
-  },
-  { title: 'SnapshotList', description: 'A page of snapshots, newest first' },
-);
+export const SnapshotListEnvelope = CursorPage(SnapshotSchema, 'Number of all matching snapshots, not the page size', {
+  title: 'SnapshotList',
+  description: 'A page of snapshots, newest first',
+});
 export const SnapshotDeleted = Type.Object(
   { data: Type.Object({ success: Type.Boolean() }) },
   {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './queries.js';
 import { notFound } from '../../errors.js';
 import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Page, PageOf } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
@@ -78,9 +79,7 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
   }
 
   async write(accountId: string, w: KnowledgeWrite): Promise<{ edges: Edge[] }> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       const run = (name: keyof typeof SQL, values: unknown[]) => this.query(name, values, client);
       const memory = (name: keyof typeof MEMORY_SQL, values: unknown[]) =>
         client.query({ name, text: MEMORY_SQL[name], values });
@@ -169,14 +168,8 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
         ]);
         if ((result.rowCount ?? 0) > 0) edges.push(e);
       }
-      await client.query('COMMIT');
       return { edges };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async getRun(accountId: string, id: string): Promise<CrystallizeRun | undefined> {
@@ -228,12 +221,9 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
     id: string,
     change: (current: KnowledgeEntry) => KnowledgeEntry,
   ): Promise<KnowledgeEntry | undefined> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       const current = (await this.query<KnowledgeEntry>('knowledgeGetEntryForUpdate', [id, accountId], client)).rows[0];
       if (!current) {
-        await client.query('ROLLBACK');
         return undefined;
       }
       const next = change(current);
@@ -242,14 +232,8 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
         [id, accountId, next.title, next.content, next.domain, next.mastery, next.updated_at],
         client,
       );
-      await client.query('COMMIT');
       return next;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async searchEntries(search: EntrySearch) {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './queries.js';
 import type { Edge } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
 import type { LinkNeighbourhood, LinkStore, WorkKind, WorkQueue, WorkTask } from '../link-store.js';
@@ -50,9 +51,7 @@ export class PostgresLinkStore implements LinkStore, WorkQueue {
 
   async insertAutoEdges(accountId: string, edges: Edge[]): Promise<Edge[]> {
     if (edges.length === 0) return [];
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       const inserted: Edge[] = [];
       for (const e of edges) {
         const [pairSource, pairTarget] = canonicalPair(e);
@@ -64,14 +63,8 @@ export class PostgresLinkStore implements LinkStore, WorkQueue {
         );
         if ((result.rowCount ?? 0) > 0) inserted.push(e);
       }
-      await client.query('COMMIT');
       return inserted;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async claim(kinds: WorkKind[], limit: number, leaseMs: number): Promise<WorkTask[]> {

@@ -1,23 +1,10 @@
 import type pg from 'pg';
+import { inTransaction } from './queries.js';
 import type { Memory, PageOf, Snapshot } from '../../model.js';
-import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import type { MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
 import { tsqueryParts } from './search.js';
 
-const MEMORY_COLUMNS = [
-  'id',
-  'brain_id',
-  'content',
-  'memory_type',
-  'speaker',
-  'tags',
-  'source_emotion',
-  'emotional_valence',
-  'emotional_intensity',
-  'promoted_to',
-  'created_at',
-  'updated_at',
-] as const;
 const COLUMNS = MEMORY_COLUMNS.join(', ');
 const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
@@ -93,12 +80,9 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async update(accountId: string, id: string, change: (current: Memory) => Memory): Promise<Memory | undefined> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       const current = (await this.query<Memory>('memoryGetForUpdate', [id, accountId], client)).rows[0];
       if (!current) {
-        await client.query('ROLLBACK');
         return undefined;
       }
       const next = change(current);
@@ -118,14 +102,8 @@ export class PostgresMemoryStore implements MemoryStore {
         ],
         client,
       );
-      await client.query('COMMIT');
       return next;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {

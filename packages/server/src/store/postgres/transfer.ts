@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './queries.js';
 import type { ImportCheckpoint, Row, TableShape, TransferReader, TransferStore } from '../transfer-store.js';
 
 /** Rows fetched from the cursor at a time: memory stays flat whatever the brain's size. */
@@ -74,9 +75,7 @@ export class PostgresTransferStore implements TransferStore {
    * records of the table's own type (json_populate_recordset), which converts every column.
    */
   async writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       // A batch of 5,000 rows on a busy server may take longer than a request is allowed.
       await client.query(`SET LOCAL statement_timeout = '${BATCH_TIMEOUT}'`);
       for (const { shape, rows } of batches) {
@@ -100,13 +99,7 @@ export class PostgresTransferStore implements TransferStore {
            updated_at = excluded.updated_at`,
         [checkpoint.id, checkpoint.linesDone, checkpoint.finished],
       );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async checkpoint(id: string): Promise<ImportCheckpoint | undefined> {

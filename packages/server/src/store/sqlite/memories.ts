@@ -1,5 +1,5 @@
 import type { Memory, PageOf, Snapshot } from '../../model.js';
-import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import type { MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
@@ -8,20 +8,6 @@ import { BRAIN_SPAN as SPAN } from './memories-sql.js';
 import { snapshotFromRow, type SnapshotRow } from './rows.js';
 import { ftsExpression } from './search.js';
 
-export const MEMORY_COLUMNS = [
-  'id',
-  'brain_id',
-  'content',
-  'memory_type',
-  'speaker',
-  'tags',
-  'source_emotion',
-  'emotional_valence',
-  'emotional_intensity',
-  'promoted_to',
-  'created_at',
-  'updated_at',
-] as const;
 const COLUMNS = MEMORY_COLUMNS.join(', ');
 
 const BRAIN_SPAN = BigInt(SPAN);

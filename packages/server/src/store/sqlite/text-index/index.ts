@@ -3,12 +3,12 @@ import { SNAPSHOT_TYPES } from '../../../model.js';
 import type { SqliteDatabase } from '../open-database.js';
 import { buildBaseSegment, type BaseSegment } from './build.js';
 import { CHANGES_KEPT, ChangeLog } from './changes.js';
-import { TextIndex } from './text-index.js';
+import { InMemoryIndex } from './text-index.js';
 import type { TextIndexEvent, TextIndexStatus } from '../../search-store.js';
 
 export { SEARCH_CHANGES_SQL } from './changes.js';
 export { SQLITE_FIELD_WEIGHTS } from './bm25.js';
-export type { IndexScope, Ranking, TextIndex } from './text-index.js';
+export type { IndexScope, Ranking, InMemoryIndex } from './text-index.js';
 
 export interface LiveTextIndexOptions {
   /** The database file, for the worker that builds the index; `:memory:` or '' builds in this thread. */
@@ -34,14 +34,14 @@ const UPKEEP_INTERVAL_MS = 1_000;
 const BUILD_RETRY_MS = 60_000;
 
 /**
- * The SQLite store's in-memory text index (TextIndex), kept up to date from the change log and
+ * The SQLite store's in-memory text index (InMemoryIndex), kept up to date from the change log and
  * built (again) from FTS5, in a worker when large. `current()` is the one way to reach it: it
  * is caught up with every committed change first, so a search sees every acknowledged write.
  * When that cannot be done at once (no index yet, a build under way, a large backlog, an error),
  * `current()` answers undefined and FTS5 answers the query instead: the same ranking, slower.
  */
 export class LiveTextIndex {
-  private index: TextIndex | undefined;
+  private index: InMemoryIndex | undefined;
   /** The change log position the index reflects. */
   private applied = 0;
   private building: Worker | 'inline' | undefined;
@@ -65,7 +65,7 @@ export class LiveTextIndex {
   }
 
   /** The index, caught up with every committed change, or undefined (FTS5 answers). */
-  current(): TextIndex | undefined {
+  current(): InMemoryIndex | undefined {
     // Inside a transaction of this connection, uncommitted rows would be applied as committed.
     if (this.closed || this.db.inTransaction) return undefined;
     try {
@@ -113,7 +113,7 @@ export class LiveTextIndex {
    * build instead.
    */
   private catchUp(onRequest: boolean): boolean {
-    const index = this.index as TextIndex;
+    const index = this.index as InMemoryIndex;
     return this.db
       .transaction(() => {
         const latest = this.log.latest();
@@ -209,7 +209,7 @@ export class LiveTextIndex {
   }
 
   private install(segment: BaseSegment, inWorker: boolean): void {
-    this.index = new TextIndex(segment, SNAPSHOT_TYPES);
+    this.index = new InMemoryIndex(segment, SNAPSHOT_TYPES);
     this.applied = segment.seq;
     this.builds++;
     const seconds = (performance.now() - this.buildStarted) / 1000;

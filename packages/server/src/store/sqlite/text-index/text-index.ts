@@ -38,7 +38,7 @@ interface DeltaList {
  * A ranking decodes each query term's postings once, then walks them together in document
  * order, scoring each document in scope (every match is scored, as FTS5 scores every match).
  */
-export class TextIndex {
+export class InMemoryIndex {
   private readonly postings;
   private readonly termNumber: Map<string, number>;
   private readonly typeNumber: Map<string, number>;

@@ -1,0 +1,26 @@
+import type { Edge, EdgeType, JsonRow, Page, PageOf } from '../model.js';
+
+export type EdgeScope = { snapshotId: string } | { brainId: string };
+
+export interface EdgeQuery extends Page {
+  accountId: string;
+  scope: EdgeScope;
+  edgeType?: EdgeType | undefined;
+  minStrength: number;
+}
+
+export const EDGE_CONFLICT = 'an edge of this edge_type already exists between these snapshots';
+
+/** Edges between snapshots, and the tombstones of deleted ones. */
+export interface EdgeStore {
+  insertEdge(accountId: string, edge: Edge): Promise<void>;
+  getEdge(accountId: string, id: string): Promise<Edge | undefined>;
+  /**
+   * A page of edges as JSON text (built by the database) and the total of all matches, or
+   * undefined when the scope's brain or snapshot is not the account's.
+   */
+  listEdges(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined>;
+  updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
+  /** Deletes the edge and records its tombstone (DESIGN 4.2), atomically. */
+  deleteEdge(accountId: string, id: string, at: string): Promise<boolean>;
+}

@@ -1,0 +1,88 @@
+import type pg from 'pg';
+import type { Account, Brain, BrainWithCounts, Page, PageOf } from '../../model.js';
+import type { BrainStore } from '../brain-store.js';
+import { brainFromRow, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
+import { translatePostgresError } from './pg-errors.js';
+import { NamedQueries, type Queryable } from './queries.js';
+
+const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
+  (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id)::int AS snapshot_count,
+  (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count, ${PENDING_WORK_COLUMNS}`;
+
+/** Statements the key and edge stores share: one name, one text, on every connection. */
+export const BRAIN_SQL = {
+  insertAccount: 'INSERT INTO accounts (id, created_at) VALUES ($1, $2)',
+  insertBrain:
+    'INSERT INTO brains (id, account_id, name, auto_link, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)',
+  hasBrain: 'SELECT 1 FROM brains WHERE id = $1 AND account_id = $2',
+  hasSnapshot: 'SELECT 1 FROM snapshots WHERE id = $1 AND account_id = $2',
+} as const;
+
+const SQL = {
+  ...BRAIN_SQL,
+  getBrainForUpdate: 'SELECT id FROM brains WHERE id = $1 AND account_id = $2 FOR UPDATE',
+  updateBrain: 'UPDATE brains SET name = $3, auto_link = $4, updated_at = $5 WHERE id = $1 AND account_id = $2',
+  getBrain: `SELECT ${brainColumns} FROM brains b WHERE b.id = $1 AND b.account_id = $2`,
+  getBrainUnscoped: `SELECT ${brainColumns} FROM brains b WHERE b.id = $1`,
+  listBrains: `SELECT ${brainColumns} FROM brains b WHERE b.account_id = $1 ORDER BY b.created_at DESC, b.id DESC LIMIT $2 OFFSET $3`,
+  countBrains: 'SELECT count(*)::int AS n FROM brains WHERE account_id = $1',
+  listAllBrains: `SELECT ${brainColumns} FROM brains b ORDER BY b.created_at DESC, b.id DESC LIMIT $1 OFFSET $2`,
+  countAllBrains: 'SELECT count(*)::int AS n FROM brains',
+} as const;
+
+/** Brains on PostgreSQL, their counts counted when read. */
+export class PostgresBrainStore extends NamedQueries<keyof typeof SQL> implements BrainStore {
+  constructor(pool: pg.Pool) {
+    super(pool, SQL);
+  }
+
+  async insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
+    const row = [brain.id, brain.account_id, brain.name, brain.auto_link, brain.created_at, brain.updated_at];
+    try {
+      if (!newAccount) await this.run('insertBrain', row);
+      else
+        await this.transaction(async (client) => {
+          await this.run('insertAccount', [newAccount.id, newAccount.created_at], client);
+          await this.run('insertBrain', row, client);
+        });
+    } catch (err) {
+      throw translatePostgresError(err, { conflict: 'brain already exists', missing: 'account' });
+    }
+  }
+
+  async hasBrain(accountId: string, brainId: string): Promise<boolean> {
+    return (await this.one('hasBrain', [brainId, accountId])) !== undefined;
+  }
+
+  async getBrain(accountId: string, brainId: string, db: Queryable = this.pool): Promise<BrainWithCounts | undefined> {
+    const row = await this.one<BrainRow>('getBrain', [brainId, accountId], db);
+    return row && brainFromRow(row);
+  }
+
+  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
+    return this.transaction(async (client) => {
+      if (!(await this.one('getBrainForUpdate', [id, accountId], client))) return undefined;
+      const current = (await this.getBrain(accountId, id, client)) as BrainWithCounts;
+      const next = change(current);
+      await this.run('updateBrain', [id, accountId, next.name, next.auto_link, next.updated_at], client);
+      return this.getBrain(accountId, id, client);
+    });
+  }
+
+  async getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
+    const row = await this.one<BrainRow>('getBrainUnscoped', [brainId]);
+    return row && brainFromRow(row);
+  }
+
+  async listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
+    const [rows, total] = await Promise.all(
+      accountId === undefined
+        ? [this.rows<BrainRow>('listAllBrains', [page.limit, page.offset]), this.count('countAllBrains', [])]
+        : [
+            this.rows<BrainRow>('listBrains', [accountId, page.limit, page.offset]),
+            this.count('countBrains', [accountId]),
+          ],
+    );
+    return { rows: (rows as BrainRow[]).map(brainFromRow), total: total as number };
+  }
+}

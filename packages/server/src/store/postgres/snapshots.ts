@@ -1,0 +1,92 @@
+import type pg from 'pg';
+import type { JsonRow, PageOf, Snapshot } from '../../model.js';
+import type { SnapshotQuery, SnapshotStore } from '../snapshot-store.js';
+import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { snapshotJson } from './snapshot-json.js';
+import { snapshotValues } from './snapshot-values.js';
+import { translatePostgresError } from './pg-errors.js';
+import { NamedQueries } from './queries.js';
+
+const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
+const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
+const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
+const snapshotUpdateColumns = SNAPSHOT_COLUMNS.filter((c) => c !== 'id');
+const newestFirst = 'ORDER BY created_at DESC, id DESC';
+
+const SQL = {
+  insertSnapshot: `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
+    VALUES (${snapshotInsertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
+  getSnapshot: `SELECT ${snapshotColumns} FROM snapshots WHERE id = $1 AND account_id = $2`,
+  getSnapshotJson: `SELECT ${snapshotJson} AS json FROM snapshots WHERE id = $1 AND account_id = $2`,
+  getSnapshotForUpdate: `SELECT ${snapshotColumns} FROM snapshots WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+  listSnapshots: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 ${newestFirst} LIMIT $2 OFFSET $3`,
+  countSnapshots: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1',
+  listSnapshotsAfter: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND (created_at, id) < ($2, $3) ${newestFirst} LIMIT $4`,
+  listSnapshotsOfTypeAfter: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND type = $2 AND (created_at, id) < ($3, $4) ${newestFirst} LIMIT $5`,
+  listSnapshotsOfType: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND type = $2 ${newestFirst} LIMIT $3 OFFSET $4`,
+  countSnapshotsOfType: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND type = $2',
+  updateSnapshot: `UPDATE snapshots SET ${snapshotUpdateColumns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
+    WHERE id = $1 AND account_id = $2`,
+  deleteSnapshot: 'DELETE FROM snapshots WHERE id = $1 AND account_id = $2',
+} as const;
+
+/** Snapshots on PostgreSQL; pages and GET-one read as JSON text that PostgreSQL builds. */
+export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implements SnapshotStore {
+  constructor(pool: pg.Pool) {
+    super(pool, SQL);
+  }
+
+  async insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
+    try {
+      await this.run('insertSnapshot', [accountId, ...snapshotValues(snapshot)]);
+    } catch (err) {
+      throw translatePostgresError(err, { conflict: 'snapshot already exists', missing: 'brain' });
+    }
+  }
+
+  getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
+    return this.one<Snapshot>('getSnapshot', [id, accountId]);
+  }
+
+  async getSnapshotJson(accountId: string, id: string): Promise<string | undefined> {
+    return (await this.one<{ json: string }>('getSnapshotJson', [id, accountId]))?.json;
+  }
+
+  async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
+    // One query for the page and one for the count, whatever the page size; run side by side.
+    const after = q.after;
+    const page =
+      q.type === undefined
+        ? after
+          ? this.rows<JsonRow>('listSnapshotsAfter', [q.brainId, after.created_at, after.id, q.limit])
+          : this.rows<JsonRow>('listSnapshots', [q.brainId, q.limit, q.offset])
+        : after
+          ? this.rows<JsonRow>('listSnapshotsOfTypeAfter', [q.brainId, q.type, after.created_at, after.id, q.limit])
+          : this.rows<JsonRow>('listSnapshotsOfType', [q.brainId, q.type, q.limit, q.offset]);
+    const count =
+      q.type === undefined
+        ? this.count('countSnapshots', [q.brainId])
+        : this.count('countSnapshotsOfType', [q.brainId, q.type]);
+    const [rows, total] = await Promise.all([page, count]);
+    return { rows, total };
+  }
+
+  updateSnapshot(
+    accountId: string,
+    id: string,
+    change: (current: Snapshot) => Snapshot,
+  ): Promise<Snapshot | undefined> {
+    return this.transaction(async (client) => {
+      const current = await this.one<Snapshot>('getSnapshotForUpdate', [id, accountId], client);
+      if (!current) return undefined;
+      const next = change(current);
+      await this.run('updateSnapshot', [id, accountId, ...snapshotValues(next).slice(1)], client);
+      return next;
+    });
+  }
+
+  async deleteSnapshot(accountId: string, id: string): Promise<boolean> {
+    // Edges go with it through ON DELETE CASCADE, inside this statement's transaction.
+    return (await this.run('deleteSnapshot', [id, accountId])) > 0;
+  }
+}

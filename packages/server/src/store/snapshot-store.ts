@@ -1,0 +1,23 @@
+import type { JsonRow, Page, PageOf, Snapshot, SnapshotType } from '../model.js';
+import type { MaybePromise } from '../maybe.js';
+
+export interface SnapshotQuery extends Page {
+  brainId: string;
+  type?: SnapshotType | undefined;
+}
+
+/** Snapshots, read as rows or as the API's JSON text. */
+export interface SnapshotStore {
+  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void>;
+  getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined>;
+  /**
+   * The same snapshot as the API's JSON text, built by the database: the GET-one hot path. May
+   * answer synchronously, like findApiKeyByHash.
+   */
+  getSnapshotJson(accountId: string, id: string): MaybePromise<string | undefined>;
+  /** A page of snapshots as JSON text (built by the database) and the total of all matches. */
+  listSnapshots(query: SnapshotQuery): Promise<PageOf<JsonRow>>;
+  updateSnapshot(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
+  /** Deletes the snapshot and every edge attached to it, atomically. */
+  deleteSnapshot(accountId: string, id: string): Promise<boolean>;
+}

@@ -1,0 +1,111 @@
+import type { JsonRow, PageOf, Snapshot } from '../../model.js';
+import type { SnapshotQuery, SnapshotStore } from '../snapshot-store.js';
+import { SNAPSHOT_COLUMNS } from '../columns.js';
+import type { GroupCommit } from './group-commit.js';
+import type { SqliteDatabase } from './open-database.js';
+import { COUNT_OF_KIND, NEWEST_FIRST as newestFirst, preparers } from './prepared.js';
+import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
+import { snapshotJson } from './snapshot-json.js';
+import { translateSqliteError } from './sqlite-errors.js';
+
+const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
+const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
+const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
+
+/** Snapshots on SQLite; pages and GET-one read as JSON text that SQLite builds. */
+export class SqliteSnapshotStore implements SnapshotStore {
+  private readonly stmt;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly writes: GroupCommit,
+  ) {
+    const { prepared, preparedValue } = preparers(db);
+    this.stmt = {
+      insertSnapshot: prepared<Record<string, unknown>, never>(
+        `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
+         VALUES (${snapshotInsertColumns.map((c) => `@${c}`).join(', ')})`,
+      ),
+      getSnapshotJson: preparedValue<[string, string], string>(
+        `SELECT ${snapshotJson} FROM snapshots WHERE id = ? AND account_id = ?`,
+      ),
+      getSnapshot: prepared<[string, string], SnapshotRow>(
+        `SELECT ${snapshotColumns} FROM snapshots WHERE id = ? AND account_id = ?`,
+      ),
+      listSnapshots: prepared<[string, number, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? ${newestFirst} LIMIT ? OFFSET ?`,
+      ),
+      countOfKind: prepared<[string, string], { n: number }>(COUNT_OF_KIND),
+      listSnapshotsAfter: prepared<[string, string, string, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
+      ),
+      listSnapshotsOfTypeAfter: prepared<[string, string, string, string, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND type = ? AND (created_at, id) < (?, ?) ${newestFirst} LIMIT ?`,
+      ),
+      listSnapshotsOfType: prepared<[string, string, number, number], JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
+      ),
+      updateSnapshot: prepared<Record<string, unknown>, never>(
+        `UPDATE snapshots SET ${SNAPSHOT_COLUMNS.filter((c) => c !== 'id')
+          .map((c) => `${c} = @${c}`)
+          .join(', ')} WHERE id = @id AND account_id = @account_id`,
+      ),
+      deleteSnapshot: prepared<[string, string], never>('DELETE FROM snapshots WHERE id = ? AND account_id = ?'),
+    };
+  }
+
+  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
+    const row = snapshotToRow(accountId, snapshot);
+    return this.writes.run(() => {
+      try {
+        this.stmt.insertSnapshot().run(row);
+      } catch (err) {
+        throw translateSqliteError(err, { conflict: 'snapshot already exists', missing: 'brain' });
+      }
+    });
+  }
+
+  getSnapshotJson(accountId: string, id: string): string | undefined {
+    return this.stmt.getSnapshotJson().get(id, accountId);
+  }
+
+  async getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
+    const row = this.stmt.getSnapshot().get(id, accountId);
+    return row && snapshotFromRow(row);
+  }
+
+  async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
+    // Rows and count in one read transaction, so `count` describes the same state as the page.
+    return this.db.transaction(() => {
+      const after = q.after;
+      const rows = after
+        ? q.type === undefined
+          ? this.stmt.listSnapshotsAfter().all(q.brainId, after.created_at, after.id, q.limit)
+          : this.stmt.listSnapshotsOfTypeAfter().all(q.brainId, q.type, after.created_at, after.id, q.limit)
+        : q.type === undefined
+          ? this.stmt.listSnapshots().all(q.brainId, q.limit, q.offset)
+          : this.stmt.listSnapshotsOfType().all(q.brainId, q.type, q.limit, q.offset);
+      const total = this.stmt.countOfKind().get(q.brainId, q.type === undefined ? 'snapshots' : `snapshots:${q.type}`);
+      return { rows, total: total?.n ?? 0 };
+    })();
+  }
+
+  updateSnapshot(
+    accountId: string,
+    id: string,
+    change: (current: Snapshot) => Snapshot,
+  ): Promise<Snapshot | undefined> {
+    return this.writes.run(() => {
+      const row = this.stmt.getSnapshot().get(id, accountId);
+      if (!row) return undefined;
+      const next = change(snapshotFromRow(row));
+      this.stmt.updateSnapshot().run(snapshotToRow(accountId, next));
+      return next;
+    });
+  }
+
+  deleteSnapshot(accountId: string, id: string): Promise<boolean> {
+    // Edges go with it through ON DELETE CASCADE, inside this same statement's savepoint.
+    return this.writes.run(() => this.stmt.deleteSnapshot().run(id, accountId).changes > 0);
+  }
+}
