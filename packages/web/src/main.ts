@@ -12,12 +12,18 @@ import {
 } from './graph/build.js';
 import { loadBrainGraph } from './graph/load.js';
 import { GraphView } from './graph/view.js';
+import { defaultBrainId } from './default-brain.js';
+import { currentTheme, onThemeChange } from './theme.js';
 import { crystallize, renderOutcome } from './ui/crystallize.js';
 import { renderLegend } from './ui/legend.js';
 import { SnapshotPanel } from './ui/panel.js';
 import { renderResults } from './ui/search.js';
 import { readViewState, writeViewState, type ViewState } from './view-state.js';
-import './styles.css';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/components.css';
+import './styles/panel.css';
 
 /**
  * The explorer: sign in with a key, pick a brain, see its graph; search, filter, open, edit and
@@ -44,6 +50,7 @@ const ui = {
   graph: byId('graph'),
   graphStatus: byId('graph-status'),
   progress: byId<HTMLProgressElement>('graph-progress'),
+  fit: byId<HTMLButtonElement>('fit'),
   panel: byId('panel'),
 };
 
@@ -163,9 +170,11 @@ async function signIn(key: string): Promise<void> {
   );
   say('Signing in…');
   let brains: Brain[];
+  let home: string | undefined;
   try {
     brains = [];
     for await (const brain of candidate.brains.iterate({ limit: 100 })) brains.push(brain);
+    home = await defaultBrainId(candidate, brains);
   } catch (err) {
     say(describeError(err), true);
     return;
@@ -176,11 +185,22 @@ async function signIn(key: string): Promise<void> {
   ui.key.value = '';
   ui.signin.hidden = true;
   ui.session.hidden = false;
-  ui.brain.replaceChildren(...brains.map((brain) => h('option', { value: brain.id }, brain.name)));
-  const brainId = brains.some((b) => b.id === state.brain) ? state.brain : (brains[0]?.id ?? '');
+  // The key's default brain first in the picker, and the one opened unless the URL names another.
+  const ordered = [...brains].sort((a, b) => Number(b.id === home) - Number(a.id === home));
+  ui.brain.replaceChildren(
+    ...ordered.map((brain) =>
+      h(
+        'option',
+        { value: brain.id },
+        `${brain.name}${brain.id === home && !/default/i.test(brain.name) ? ' (default)' : ''} · ${brain.snapshot_count}`,
+      ),
+    ),
+  );
+  const brainId = brains.some((b) => b.id === state.brain) ? state.brain : (home ?? ordered[0]?.id ?? '');
   ui.brain.value = brainId;
+  panel.clear(true);
   if (brainId) await openBrain(brainId);
-  else ui.graphStatus.textContent = 'This key has no brain.';
+  else ui.graphStatus.textContent = 'This key has no brain yet. Create one with: npx snapgraph brains create';
 }
 
 function signOut(): void {
@@ -192,9 +212,13 @@ function signOut(): void {
   ui.signin.hidden = false;
   ui.session.hidden = true;
   ui.results.replaceChildren();
-  panel.clear();
+  ui.searchStatus.textContent = '';
+  ui.crystallizeResult.replaceChildren();
+  panel.clear(false);
+  ui.fit.hidden = true;
   ui.region.dataset.nodes = '0';
   ui.region.dataset.edges = '0';
+  ui.region.dataset.loaded = 'false';
   ui.graphStatus.textContent = 'Sign in with an API key to see a brain.';
   ui.key.focus();
 }
@@ -236,9 +260,13 @@ async function openBrain(brainId: string): Promise<void> {
     ui.progress.hidden = true;
   }
   const drawing = performance.now();
-  view = new GraphView(graph, ui.graph, state.filters);
+  view = new GraphView(graph, ui.graph, state.filters, currentTheme());
   view.on('clickNode', (node) => void select(node));
-  view.on('clickStage', () => void select(''));
+  view.on('clickStage', () => {
+    view?.setFresh([]);
+    void select('');
+  });
+  ui.fit.hidden = graph.order === 0;
   ui.region.dataset.layout = 'running';
   view.startLayout(() => (ui.region.dataset.layout = 'done'));
   renderLegend(ui.legend, state.filters, tagsByUse(graph), applyFilters);
@@ -246,6 +274,10 @@ async function openBrain(brainId: string): Promise<void> {
   performance.measure('snapgraph:draw', { start: drawing, end: performance.now() });
   ui.region.dataset.loaded = 'true';
   ui.region.dataset.loadMs = String(Math.round(performance.now() - started));
+  if (graph.order === 0) {
+    ui.graphStatus.textContent =
+      'This brain is empty. Paste a text under “Crystallize text” to turn it into snapshots, or add them through the API.';
+  }
   if (state.query) await search(state.query);
   if (state.selected) await select(state.selected, { fly: true });
 }
@@ -265,7 +297,7 @@ async function select(id: string, options: { fly?: boolean } = {}): Promise<void
     return;
   }
   panel.show(snapshot);
-  if (options.fly) view?.flyTo([id]);
+  if (options.fly) view?.flyTo(view.neighbourhood(id));
 }
 
 async function search(query: string): Promise<void> {
@@ -274,7 +306,7 @@ async function search(query: string): Promise<void> {
   if (!query.trim()) {
     ui.results.replaceChildren();
     ui.searchStatus.textContent = '';
-    view?.setHighlighted([]);
+    view?.setHits([]);
     ui.region.dataset.highlighted = '0';
     return;
   }
@@ -283,10 +315,13 @@ async function search(query: string): Promise<void> {
     const page = await api().snapshots.search({ q: query, brain_id: state.brain, limit: 20 });
     renderResults(ui.results, page.data, (id) => void select(id, { fly: true }).then(() => ui.panel.focus()));
     const ids = page.data.map((result) => result.id);
-    view?.setHighlighted(ids);
+    view?.setHits(ids);
     view?.flyTo(ids);
     ui.region.dataset.highlighted = String(ids.length);
-    ui.searchStatus.textContent = `${page.data.length} result${page.data.length === 1 ? '' : 's'} for “${query}”, highlighted in the graph.`;
+    ui.searchStatus.textContent =
+      ids.length === 0
+        ? `Nothing matches “${query}”. Try other or fewer words.`
+        : `${ids.length} result${ids.length === 1 ? '' : 's'} for “${query}”, numbered by rank in the graph.`;
   } catch (err) {
     ui.searchStatus.textContent = '';
     say(describeError(err), true);
@@ -312,12 +347,17 @@ ui.crystallize.addEventListener('submit', (event) => {
     say('Paste at least 50 characters to crystallize.', true);
     return;
   }
-  ui.crystallizeResult.textContent = 'Crystallizing…';
+  ui.crystallizeResult.textContent = 'Crystallizing: reading the text for insights…';
   void crystallize(api(), state.brain, text).then(
     async (outcome) => {
-      renderOutcome(ui.crystallizeResult, outcome);
+      renderOutcome(ui.crystallizeResult, outcome, (id) => void select(id, { fly: true }));
+      if (outcome.count === 0) return;
       ui.crystallizeText.value = '';
       await openBrain(state.brain);
+      // Where the new snapshots went: highlighted, and the camera on them.
+      view?.setFresh(outcome.ids);
+      view?.flyTo(outcome.ids);
+      ui.region.dataset.fresh = String(outcome.ids.length);
     },
     (err: unknown) => {
       ui.crystallizeResult.textContent = '';
@@ -337,7 +377,13 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
+ui.fit.addEventListener('click', () => view?.fitAll());
+onThemeChange((theme) => view?.setTheme(theme));
+// A handle for the browser tests and the bench: the live view (its sigma renderer and labels).
+Object.defineProperty(window, 'snapgraphExplorer', { value: { view: () => view } });
+
 renderLegend(ui.legend, state.filters, [], applyFilters);
+panel.clear(false);
 ui.searchInput.value = state.query;
 const key = storedKey.get();
 if (key) void signIn(key);
