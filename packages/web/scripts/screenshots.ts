@@ -14,7 +14,7 @@ import { seedSqlite } from '../../../bench/lib/seed.mjs';
 import { prepareDatabase, startSnapgraph } from '../../../bench/lib/server.mjs';
 import { startTestApi } from '../../server/test/helpers/harness.js';
 import { launchBrowser } from '../test/helpers/browser.js';
-import { SAMPLE_EDGES, SAMPLE_SNAPSHOTS } from './sample-brain.js';
+import { seedSampleBrain } from '../test/helpers/sample-brain.js';
 
 const OUT = join(import.meta.dirname, '..', '..', '..', 'docs', 'screenshots');
 const VIEWPORT = { width: 1440, height: 900 };
@@ -38,15 +38,7 @@ try {
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
   const key = await api.newKey();
-  const ids: Record<string, string> = {};
-  for (const snap of SAMPLE_SNAPSHOTS) {
-    const body = { name: snap.name, core: snap.core, type: snap.type, tags: snap.tags, significance_score: snap.significance };
-    ids[snap.handle] = (await api.request('POST', '/v1/snapshots', { key, body })).body.data.id;
-  }
-  for (const [source, target, edge_type, strength] of SAMPLE_EDGES) {
-    const body = { source_id: ids[source], target_id: ids[target], edge_type, strength };
-    await api.request('POST', '/v1/edges', { key, body });
-  }
+  const ids = await seedSampleBrain(async (url, body) => (await api.request('POST', url, { key, body })).body);
   for (const scheme of ['light', 'dark'] as const) {
     const suffix = scheme === 'dark' ? '-dark' : '';
     const context = await browser.browser.newContext({ viewport: VIEWPORT, colorScheme: scheme });
@@ -76,9 +68,13 @@ try {
     const server = await startSnapgraph({ databaseUrl: db.databaseUrl });
     const { page, context } = await browser.newPage(VIEWPORT);
     await signIn(page, server.base, db.key);
-    await page.waitForFunction(() => document.querySelector('#graph-region')?.getAttribute('data-layout') === 'done', null, {
-      timeout: 120_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector('#graph-region')?.getAttribute('data-layout') === 'done',
+      null,
+      {
+        timeout: 120_000,
+      },
+    );
     await settle(page, 1500);
     await shoot(page, 'brain-10000');
     await context.close();

@@ -1,15 +1,7 @@
 import type { Brain, SnapgraphClient, Snapshot } from '@snapgraph/client';
 import { createClient, describeError, storedKey } from './api.js';
 import { byId, h } from './dom.js';
-import {
-  addEdges,
-  addSnapshots,
-  countVisible,
-  sizeByDegree,
-  tagsByUse,
-  type Filters,
-  type SnapGraph,
-} from './graph/build.js';
+import { countVisible, tagsByUse, type Filters, type SnapGraph } from './graph/build.js';
 import { loadBrainGraph } from './graph/load.js';
 import { GraphView } from './graph/view.js';
 import { defaultBrainId } from './default-brain.js';
@@ -17,6 +9,7 @@ import { currentTheme, onThemeChange } from './theme.js';
 import { crystallize, renderOutcome } from './ui/crystallize.js';
 import { renderLegend } from './ui/legend.js';
 import { SnapshotPanel } from './ui/panel.js';
+import { panelActions } from './panel-actions.js';
 import { renderResults } from './ui/search.js';
 import { readViewState, writeViewState, type ViewState } from './view-state.js';
 import './styles/tokens.css';
@@ -59,71 +52,18 @@ let client: SnapgraphClient | undefined;
 let view: GraphView | undefined;
 let loading: AbortController | undefined;
 
-const panel = new SnapshotPanel(ui.panel, {
-  graph: () => view?.graph,
-  select: (id) => void select(id, { fly: true }),
-  save: async (id, update) => {
-    const snapshot = await api().snapshots.update(id, update);
-    if (view) {
-      addSnapshots(view.graph, [snapshot]);
-      view.refresh();
-    }
-    say(`Saved “${snapshot.name}”.`);
-    panel.show(snapshot);
-  },
-  remove: async (id) => {
-    await api().snapshots.delete(id);
-    if (view?.graph.hasNode(id)) view.graph.dropNode(id);
-    say('Snapshot deleted.');
-    setState({ selected: '' });
-    view?.setSelected('');
-    panel.clear();
-    showCounts();
-  },
-  expand: async (id) => {
-    if (!view) return;
-    const neighbours = new Set([id]);
-    for await (const page of api().edges.pages({ snapshot_id: id, limit: 200 })) {
-      const missing = page.data.flatMap((e) => [e.source_id, e.target_id]).filter((n) => !view!.graph.hasNode(n));
-      for (const other of new Set(missing)) addSnapshots(view.graph, [await api().snapshots.get(other)]);
-      addEdges(view.graph, page.data);
-      for (const edge of page.data) neighbours.add(edge.source_id).add(edge.target_id);
-    }
-    view.setFocus(neighbours);
-    view.flyTo([...neighbours]);
-    say(
-      `Showing the neighbourhood of “${view.graph.getNodeAttribute(id, 'label')}” (${neighbours.size} snapshots). Press Escape to see everything.`,
-    );
-    showCounts();
-  },
-  suggestions: async (id) => (await api().snapshots.suggestions(id, { limit: 5 })).data,
-  createEdge: async (body) => {
-    const edge = await api().edges.create(body as Parameters<SnapgraphClient['edges']['create']>[0]);
-    if (view) {
-      addEdges(view.graph, [edge]);
-      sizeByDegree(view.graph);
-      view.refresh();
-    }
-    say(`Edge ${edge.edge_type} created.`);
-    await select(state.selected);
-    showCounts();
-    return edge;
-  },
-  deleteEdge: async (id) => {
-    await api().edges.delete(id);
-    if (view?.graph.hasEdge(id)) view.graph.dropEdge(id);
-    say('Edge deleted.');
-    await select(state.selected);
-    showCounts();
-  },
-  rejectSuggestion: async ({ source_id, target_id, edge_type, strength }) => {
-    // docs/auto-edges.md: a suggestion made and deleted is never suggested or auto-made again.
-    const edge = await api().edges.create({ source_id, target_id, edge_type, strength });
-    await api().edges.delete(edge.id);
-    say('Suggestion rejected: it will not be suggested again.');
-  },
-  fail: (err) => say(describeError(err), true),
-});
+const panel: SnapshotPanel = new SnapshotPanel(
+  ui.panel,
+  panelActions({
+    api: () => api(),
+    view: () => view,
+    panel: () => panel,
+    selected: () => state.selected,
+    select: (id, fly) => select(id, { fly }),
+    say,
+    showCounts: () => showCounts(),
+  }),
+);
 
 function api(): SnapgraphClient {
   if (!client) throw new Error('Sign in first.');

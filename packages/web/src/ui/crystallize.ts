@@ -62,7 +62,15 @@ export function renderOutcome(container: HTMLElement, outcome: CrystallizeOutcom
           'ul',
           { 'aria-label': 'Crystallized snapshots' },
           ...outcome.ids.map((id, i) =>
-            h('li', {}, h('button', { type: 'button', className: 'link-button', onClick: () => pick(id) }, outcome.names[i] ?? id)),
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                { type: 'button', className: 'link-button', onClick: () => pick(id) },
+                outcome.names[i] ?? id,
+              ),
+            ),
           ),
         ),
       h('p', { className: 'muted' }, `Run (${outcome.model}): `, copyableId(outcome.runId)),

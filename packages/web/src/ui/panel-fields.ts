@@ -88,7 +88,9 @@ export function emotionInWords(emotion: unknown): string {
 
 function formatDate(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** An id in monospace that wraps anywhere, with a button that copies it. */
@@ -117,7 +119,8 @@ function valueOf(field: string, value: unknown): Node | string {
   if (isEmpty(value)) return '—';
   if (field === 'emotion') return emotionInWords(value);
   if (field === 'confidence' || field === 'significance_score') return meter(Number(value));
-  if (field === 'tags') return h('span', { className: 'tags' }, ...(value as string[]).map((t) => h('span', { className: 'tag' }, t)));
+  if (field === 'tags')
+    return h('span', { className: 'tags' }, ...(value as string[]).map((t) => h('span', { className: 'tag' }, t)));
   if (field === 'id' || field === 'brain_id' || field === 'source_id') return copyableId(String(value));
   if (field === 'created_at' || field === 'updated_at') return formatDate(String(value));
   return String(value);

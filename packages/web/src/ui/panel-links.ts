@@ -85,7 +85,14 @@ export function edgeForm(
   done: () => void,
 ): HTMLFormElement {
   const type = h('select', { id: 'new-edge-type' }, ...EDGE_TYPES.map((t) => h('option', { value: t }, t)));
-  const strength = h('input', { id: 'new-edge-strength', type: 'number', min: '0', max: '1', step: '0.05', value: '0.5' });
+  const strength = h('input', {
+    id: 'new-edge-strength',
+    type: 'number',
+    min: '0',
+    max: '1',
+    step: '0.05',
+    value: '0.5',
+  });
   const label = h('input', { id: 'new-edge-label', type: 'text' });
   const form = h(
     'form',

@@ -60,7 +60,11 @@ export class SnapshotPanel {
       'div',
       { className: 'actions' },
       h('button', { type: 'button', onClick: () => this.showEditor(snapshot) }, 'Edit'),
-      h('button', { type: 'button', onClick: () => run(() => this.actions.expand(snapshot.id)) }, 'Expand neighbourhood'),
+      h(
+        'button',
+        { type: 'button', onClick: () => run(() => this.actions.expand(snapshot.id)) },
+        'Expand neighbourhood',
+      ),
       h(
         'button',
         {
@@ -106,7 +110,11 @@ export class SnapshotPanel {
           `${arrow} `,
           h('span', { className: `edge-type ${attributes.edgeType}` }, attributes.edgeType),
           ` (${attributes.strength.toFixed(2)}${attributes.origin === 'auto' ? ', auto' : ''}) `,
-          h('button', { type: 'button', className: 'link-button', onClick: () => this.actions.select(other) }, name(other)),
+          h(
+            'button',
+            { type: 'button', className: 'link-button', onClick: () => this.actions.select(other) },
+            name(other),
+          ),
           h(
             'button',
             {
@@ -134,7 +142,11 @@ export class SnapshotPanel {
           h('button', { type: 'button', className: 'link-button', onClick: () => this.actions.select(id) }, name(id));
         sections.push(
           h('h3', {}, 'Evolved from'),
-          h('ol', { className: 'edges', 'aria-label': 'Evolved from chain' }, ...chain.map((id) => h('li', {}, link(id)))),
+          h(
+            'ol',
+            { className: 'edges', 'aria-label': 'Evolved from chain' },
+            ...chain.map((id) => h('li', {}, link(id))),
+          ),
         );
       }
     }

@@ -15,7 +15,11 @@ export function renderResults(list: HTMLElement, results: readonly SearchResult[
         h(
           'button',
           { type: 'button', onClick: () => onPick(result.id) },
-          h('span', { className: 'rank', style: { background: rankColour(rank) }, 'aria-hidden': 'true' }, String(rank + 1)),
+          h(
+            'span',
+            { className: 'rank', style: { background: rankColour(rank) }, 'aria-hidden': 'true' },
+            String(rank + 1),
+          ),
           h('strong', {}, result.name),
           h('span', { className: 'score' }, `score ${result.similarity} · ${result.type}`),
           result.contradicted_by.length > 0 &&
