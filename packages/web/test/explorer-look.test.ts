@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startTestApi, type TestApi, type TestKey } from '../../server/test/helpers/harness.js';
-import { browserSkipReason, launchBrowser, type TestBrowser } from './helpers/browser.js';
+import { browserSkipReason, enforceStrictCsp, launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { SAMPLE_EDGES, seedSampleBrain } from './helpers/sample-brain.js';
 
 /**
@@ -124,6 +124,7 @@ describe('web explorer: what a person sees', { skip }, () => {
       })
     ).data.id;
     const { page, context } = await browser.newPage();
+    const violations = await enforceStrictCsp(page);
     await signIn(page, key.key, `/?snapshot=${emotional}`);
     const panel = page.getByRole('region', { name: 'Snapshot' });
     await panel.getByRole('heading', { name: 'Joy of shipping' }).waitFor();
@@ -137,6 +138,7 @@ describe('web explorer: what a person sees', { skip }, () => {
     assert.equal(await field('method').innerText(), '—');
     await panel.getByRole('button', { name: 'Hide empty fields' }).click();
     assert.equal(await field('method').isVisible(), false);
+    assert.deepEqual(await violations(), [], 'the page keeps to a strict Content-Security-Policy');
     await api.request('DELETE', `/v1/snapshots/${emotional}`, { key });
     await context.close();
   });
@@ -144,6 +146,7 @@ describe('web explorer: what a person sees', { skip }, () => {
   test('crystallize says what it made, highlights it, and says why when nothing was new', async () => {
     const fresh = await api.newKey();
     const { page, context } = await browser.newPage({ width: 1440, height: 900 });
+    const violations = await enforceStrictCsp(page);
     await signIn(page, fresh.key);
     const text =
       'I have learned that writing every morning clears my head. Deep work needs long uninterrupted ' +
@@ -164,6 +167,7 @@ describe('web explorer: what a person sees', { skip }, () => {
       .getByText(/^Nothing new: (all \d+ insights were|the 1 insight was) already in this brain\./)
       .textContent({ timeout: 20_000 });
     assert.match(again ?? '', /Paste text with ideas the brain does not hold yet/);
+    assert.deepEqual(await violations(), []);
     await context.close();
   });
 

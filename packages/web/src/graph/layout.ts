@@ -1,5 +1,6 @@
 import forceAtlas2 from 'graphology-layout-forceatlas2';
-import FA2Layout from 'graphology-layout-forceatlas2/worker';
+import FA2_DEFAULTS from 'graphology-layout-forceatlas2/defaults.js';
+import { assignLayoutChanges, graphToByteArrays } from 'graphology-layout-forceatlas2/helpers.js';
 import type { SnapGraph } from './build.js';
 
 /**
@@ -35,30 +36,46 @@ export function settleInPage(graph: SnapGraph): void {
   forceAtlas2.assign(graph, { iterations: iterationsFor(graph.order), settings: settingsFor(graph) });
 }
 
-/** Runs the layout in a worker for a while; `onStopped` is called once, when it stops or is killed. */
+/**
+ * Runs the layout in a worker (layout-worker.ts) for a while, writing each step's positions into
+ * the graph (sigma redraws); `onStopped` is called once, when it stops or is killed.
+ */
 export class WorkerLayout {
-  private layout: FA2Layout | undefined;
+  private worker: Worker | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private onStopped: (() => void) | undefined;
 
   start(graph: SnapGraph, onStopped: () => void): void {
     this.stop();
     this.onStopped = onStopped;
-    this.layout = new FA2Layout(graph, { settings: { ...settingsFor(graph), slowDown: 5 } });
-    this.layout.start();
+    const settings = { ...FA2_DEFAULTS, ...settingsFor(graph), slowDown: 5 };
+    const matrices = graphToByteArrays(graph, () => 1);
+    const worker = new Worker(new URL('./layout-worker.ts', import.meta.url), { type: 'module' });
+    this.worker = worker;
+    worker.addEventListener('message', (event: MessageEvent<{ nodes: ArrayBuffer }>) => {
+      if (this.worker !== worker) return;
+      const nodes = new Float32Array(event.data.nodes);
+      assignLayoutChanges(graph, nodes, null);
+      worker.postMessage({ settings, nodes: nodes.buffer }, [nodes.buffer]);
+    });
+    worker.addEventListener('error', () => this.stop());
+    worker.postMessage({ settings, nodes: matrices.nodes.buffer, edges: matrices.edges.buffer }, [
+      matrices.nodes.buffer,
+      matrices.edges.buffer,
+    ]);
     this.timer = setTimeout(() => this.stop(), workerMs(graph.order));
   }
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.layout?.kill();
-    this.layout = undefined;
+    this.worker?.terminate();
+    this.worker = undefined;
     const stopped = this.onStopped;
     this.onStopped = undefined;
     stopped?.();
   }
 
   get running(): boolean {
-    return this.layout?.isRunning() ?? false;
+    return this.worker !== undefined;
   }
 }
