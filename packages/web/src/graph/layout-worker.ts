@@ -1,19 +1,44 @@
 import iterate from 'graphology-layout-forceatlas2/iterate.js';
 
 /**
- * ForceAtlas2's iterations off the main thread, as a module worker of our own (layout.ts).
+ * ForceAtlas2 off the main thread, as a module worker of our own (layout.ts).
  * graphology-layout-forceatlas2/worker builds its worker from a Blob URL, which the explorer's
  * Content-Security-Policy (script-src 'self') refuses; this file is served from /assets/ like
- * the page's own script. The protocol is the library's: node and edge matrices in, nodes out.
+ * the page's own script.
+ *
+ * The worker iterates freely and posts the positions every FRAME_MS, instead of waiting for the
+ * page to ask for each iteration as the library's worker does: without a GPU the page is busy
+ * drawing 30,000 edges for 100–300 ms a frame, and a layout that waits for it made a few dozen
+ * iterations in its time, leaving a big brain on its starting spiral.
  */
-let edges = new Float32Array(0);
+const FRAME_MS = 120;
 
-self.addEventListener(
-  'message',
-  (event: MessageEvent<{ settings: object; nodes: ArrayBuffer; edges?: ArrayBuffer }>) => {
-    const nodes = new Float32Array(event.data.nodes);
-    if (event.data.edges) edges = new Float32Array(event.data.edges);
-    iterate(event.data.settings, nodes, edges);
-    self.postMessage({ nodes: nodes.buffer }, { transfer: [nodes.buffer] });
-  },
-);
+let running = false;
+
+interface Start {
+  type: 'start';
+  settings: object;
+  nodes: ArrayBuffer;
+  edges: ArrayBuffer;
+}
+
+self.addEventListener('message', (event: MessageEvent<Start | { type: 'stop' }>) => {
+  if (event.data.type === 'stop') {
+    running = false;
+    return;
+  }
+  const { settings } = event.data;
+  const nodes = new Float32Array(event.data.nodes);
+  const edges = new Float32Array(event.data.edges);
+  running = true;
+  const batch = () => {
+    if (!running) return;
+    const until = performance.now() + FRAME_MS;
+    do iterate(settings, nodes, edges);
+    while (performance.now() < until);
+    const copy = nodes.slice();
+    self.postMessage({ nodes: copy.buffer }, { transfer: [copy.buffer] });
+    setTimeout(batch, 0);
+  };
+  batch();
+});

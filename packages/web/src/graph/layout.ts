@@ -16,14 +16,19 @@ import type { SnapGraph } from './build.js';
  */
 export const SETTLE_IN_PAGE = 1_500;
 
-const settingsFor = (graph: SnapGraph) => ({
-  ...forceAtlas2.inferSettings(graph),
-  linLogMode: true,
-  strongGravityMode: true,
-  gravity: graph.order < 100 ? 0.4 : 0.08,
-  scalingRatio: graph.order < 100 ? 6 : 2,
-  barnesHutOptimize: graph.order > 300,
-});
+const settingsFor = (graph: SnapGraph) =>
+  graph.order > SETTLE_IN_PAGE
+    ? // In the worker: the library's settings for the graph's size, Barnes-Hut included, which
+      // untangle thousands of nodes within the worker's few seconds (LinLog converges too slowly).
+      { ...forceAtlas2.inferSettings(graph), slowDown: 5 }
+    : {
+        ...forceAtlas2.inferSettings(graph),
+        linLogMode: true,
+        strongGravityMode: true,
+        gravity: graph.order < 100 ? 0.4 : 0.08,
+        scalingRatio: graph.order < 100 ? 6 : 2,
+        barnesHutOptimize: graph.order > 300,
+      };
 
 /** Iterations for the in-page layout: fewer as the graph grows, so it stays well under 100 ms. */
 const iterationsFor = (order: number) => (order <= 100 ? 600 : order <= 500 ? 250 : 120);
@@ -48,20 +53,18 @@ export class WorkerLayout {
   start(graph: SnapGraph, onStopped: () => void): void {
     this.stop();
     this.onStopped = onStopped;
-    const settings = { ...FA2_DEFAULTS, ...settingsFor(graph), slowDown: 5 };
+    const settings = { ...FA2_DEFAULTS, ...settingsFor(graph) };
     const matrices = graphToByteArrays(graph, () => 1);
     const worker = new Worker(new URL('./layout-worker.ts', import.meta.url), { type: 'module' });
     this.worker = worker;
     worker.addEventListener('message', (event: MessageEvent<{ nodes: ArrayBuffer }>) => {
-      if (this.worker !== worker) return;
-      const nodes = new Float32Array(event.data.nodes);
-      assignLayoutChanges(graph, nodes, null);
-      worker.postMessage({ settings, nodes: nodes.buffer }, [nodes.buffer]);
+      if (this.worker === worker) assignLayoutChanges(graph, new Float32Array(event.data.nodes), null);
     });
     worker.addEventListener('error', () => this.stop());
-    worker.postMessage({ settings, nodes: matrices.nodes.buffer, edges: matrices.edges.buffer }, [
-      matrices.nodes.buffer,
-      matrices.edges.buffer,
+    const { nodes, edges } = matrices;
+    worker.postMessage({ type: 'start', settings, nodes: nodes.buffer, edges: edges.buffer }, [
+      nodes.buffer,
+      edges.buffer,
     ]);
     this.timer = setTimeout(() => this.stop(), workerMs(graph.order));
   }

@@ -11,9 +11,31 @@ import {
 import { CameraPreview, PREVIEW_FROM_NODES } from './camera-preview.js';
 import { LabelPlacer } from './labels.js';
 import { settleInPage, SETTLE_IN_PAGE, WorkerLayout } from './layout.js';
-import { CONTRADICTION_MIN_SIZE, LIGHT_THEME, NEW_COLOUR, rankColour, rankScale, type GraphTheme } from './style.js';
+import {
+  CONTRADICTION_MIN_SIZE,
+  LIGHT_THEME,
+  withAlpha,
+  NEW_COLOUR,
+  rankColour,
+  rankScale,
+  type GraphTheme,
+} from './style.js';
 
 type Reduced<T> = Partial<T> & { [extra: string]: unknown };
+
+/**
+ * An edge's colour made quieter, for a big brain at rest: tens of thousands of edges at full
+ * strength are a coloured fog over the nodes. Cached: there are a dozen edge colours.
+ */
+const quietColours = new Map<string, string>();
+const quiet = (colour: string): string => {
+  let made = quietColours.get(colour);
+  if (made === undefined) {
+    made = colour.startsWith('#') ? withAlpha(colour, 0.35) : colour.replace(/[\d.]+\)$/, '0.14)');
+    quietColours.set(colour, made);
+  }
+  return made;
+};
 
 /**
  * The graph on screen: sigma (WebGL) over a graphology graph, laid out by layout.ts, and what
@@ -35,6 +57,11 @@ export class GraphView {
   private focus: Set<string> | undefined;
   private theme: GraphTheme;
   private readonly preview: CameraPreview<NodeAttributes, EdgeAttributes> | undefined;
+  /**
+   * Node sizes shrink as a brain grows, so that at the fitted zoom nodes do not cover each other
+   * (and the edges): full size up to a few hundred nodes, a third at 10,000. Zooming in grows them.
+   */
+  private readonly sizeScale: number;
 
   /**
    * `filters` apply from the first frame: sigma draws in its constructor, and a first draw of a big
@@ -49,12 +76,13 @@ export class GraphView {
     if (graph.order <= SETTLE_IN_PAGE) settleInPage(graph);
     this.labels = new LabelPlacer(undefined, theme, () => this.mustLabel());
     const small = graph.order < 200;
+    this.sizeScale = Math.min(1, Math.max(0.25, Math.sqrt(400 / Math.max(1, graph.order))));
     this.renderer = new Sigma(graph, container, {
       defaultEdgeType: 'arrow',
       // Candidates for labels: a few per grid cell, the biggest nodes first, and only nodes drawn
       // at least this wide, so zooming in reveals more; labels.ts then drops any that would
       // overlap another, so the density follows the room there is.
-      labelRenderedSizeThreshold: small ? 1 : 5,
+      labelRenderedSizeThreshold: small ? 1 : 2,
       labelDensity: small ? 3 : 1,
       labelGridCellSize: 80,
       defaultDrawNodeLabel: this.labels.drawLabel as never,
@@ -204,6 +232,10 @@ export class GraphView {
 
   private reduceNode(node: string, data: NodeAttributes): Reduced<NodeAttributes> {
     if (!this.nodeShown(node, data)) return { ...data, hidden: true };
+    return this.emphasise(node, { ...data, size: data.size * this.sizeScale });
+  }
+
+  private emphasise(node: string, data: NodeAttributes): Reduced<NodeAttributes> {
     const rank = this.hits.get(node);
     if (node === this.selected) {
       return { ...data, highlighted: true, forceLabel: true, strong: true, zIndex: 4, size: data.size * 1.5 };
@@ -234,9 +266,9 @@ export class GraphView {
     if (!this.nodeShown(target, this.graph.getNodeAttributes(target))) return { ...data, hidden: true };
     const contradiction = data.edgeType === 'contradicts';
     const drawn = contradiction
-      ? { ...data, size: Math.max(data.size, CONTRADICTION_MIN_SIZE), zIndex: 2 }
+      ? { ...data, size: Math.max(data.size, CONTRADICTION_MIN_SIZE * this.sizeScale), zIndex: 2 }
       : { ...data, zIndex: 1 };
-    if (!this.singling) return drawn;
+    if (!this.singling) return this.sizeScale < 0.5 ? { ...drawn, color: quiet(drawn.color) } : drawn;
     const touchesSelection = this.selected !== '' && (source === this.selected || target === this.selected);
     const betweenFocused = this.selected === '' && this.inFocus(source) && this.inFocus(target);
     if (touchesSelection || betweenFocused) return { ...drawn, zIndex: 3 };
