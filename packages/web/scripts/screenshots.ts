@@ -84,7 +84,9 @@ try {
     await context.close();
   }
   // Palette PNGs, a third of the size, where Debian's pngquant is installed (apt-get install pngquant).
-  const pngs = readdirSync(OUT).filter((name) => name.endsWith('.png')).map((name) => join(OUT, name));
+  const pngs = readdirSync(OUT)
+    .filter((name) => name.endsWith('.png'))
+    .map((name) => join(OUT, name));
   const quantized = spawnSync('pngquant', ['--quality', '75-95', '--force', '--ext', '.png', ...pngs]);
   if (quantized.error) console.warn('pngquant not found: the screenshots are kept as Chromium wrote them');
   console.log(`screenshots in ${OUT}`);
