@@ -6,14 +6,17 @@ import iterate from 'graphology-layout-forceatlas2/iterate.js';
  * Content-Security-Policy (script-src 'self') refuses; this file is served from /assets/ like
  * the page's own script.
  *
- * The worker iterates freely and posts the positions every FRAME_MS, instead of waiting for the
- * page to ask for each iteration as the library's worker does: without a GPU the page is busy
- * drawing 30,000 edges for 100–300 ms a frame, and a layout that waits for it made a few dozen
- * iterations in its time, leaving a big brain on its starting spiral.
+ * The worker iterates freely, instead of waiting for the page to ask for each iteration as the
+ * library's worker does: without a GPU the page is busy drawing 30,000 edges for 100–300 ms a
+ * frame, and a layout that waits for it made a few dozen iterations in its time, leaving a big
+ * brain on its starting spiral. It posts the positions after a batch of FRAME_MS only when the
+ * page has taken the last ones ('ack'): positions posted faster than the page can draw them
+ * queued up and starved the page's own timers and input.
  */
 const FRAME_MS = 120;
 
 let running = false;
+let awaitingAck = false;
 
 interface Start {
   type: 'start';
@@ -22,22 +25,30 @@ interface Start {
   edges: ArrayBuffer;
 }
 
-self.addEventListener('message', (event: MessageEvent<Start | { type: 'stop' }>) => {
-  if (event.data.type === 'stop') {
+self.addEventListener('message', (event: MessageEvent<Start | { type: 'stop' } | { type: 'ack' }>) => {
+  const message = event.data;
+  if (message.type === 'ack') {
+    awaitingAck = false;
+    return;
+  }
+  if (message.type === 'stop') {
     running = false;
     return;
   }
-  const { settings } = event.data;
-  const nodes = new Float32Array(event.data.nodes);
-  const edges = new Float32Array(event.data.edges);
+  const { settings } = message;
+  const nodes = new Float32Array(message.nodes);
+  const edges = new Float32Array(message.edges);
   running = true;
   const batch = () => {
     if (!running) return;
     const until = performance.now() + FRAME_MS;
     do iterate(settings, nodes, edges);
     while (performance.now() < until);
-    const copy = nodes.slice();
-    self.postMessage({ nodes: copy.buffer }, { transfer: [copy.buffer] });
+    if (!awaitingAck) {
+      awaitingAck = true;
+      const copy = nodes.slice();
+      self.postMessage({ nodes: copy.buffer }, { transfer: [copy.buffer] });
+    }
     setTimeout(batch, 0);
   };
   batch();

@@ -57,8 +57,13 @@ export class WorkerLayout {
     const matrices = graphToByteArrays(graph, () => 1);
     const worker = new Worker(new URL('./layout-worker.ts', import.meta.url), { type: 'module' });
     this.worker = worker;
+    const deadline = performance.now() + workerMs(graph.order);
     worker.addEventListener('message', (event: MessageEvent<{ nodes: ArrayBuffer }>) => {
-      if (this.worker === worker) assignLayoutChanges(graph, new Float32Array(event.data.nodes), null);
+      if (this.worker !== worker) return;
+      assignLayoutChanges(graph, new Float32Array(event.data.nodes), null);
+      // The timer below stops the layout; this too, should the page be too busy for timers.
+      if (performance.now() > deadline) this.stop();
+      else worker.postMessage({ type: 'ack' });
     });
     worker.addEventListener('error', () => this.stop());
     const { nodes, edges } = matrices;
