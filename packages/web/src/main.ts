@@ -193,7 +193,7 @@ async function openBrain(brainId: string): Promise<void> {
   } catch (err) {
     if ((err as Error).name !== 'AbortError') {
       say(describeError(err), true);
-      ui.graphStatus.textContent = 'The graph could not be loaded.';
+      ui.graphStatus.textContent = 'The graph could not be loaded. Press Reload to try again.';
     }
     return;
   } finally {
