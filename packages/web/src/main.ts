@@ -159,7 +159,8 @@ function signOut(): void {
   ui.region.dataset.nodes = '0';
   ui.region.dataset.edges = '0';
   ui.region.dataset.loaded = 'false';
-  ui.graphStatus.textContent = 'Sign in with an API key to see a brain.';
+  ui.graphStatus.textContent =
+    'Sign in with an API key to see a brain. No key yet? Create one with: npx snapgraph keys create --plan free';
   ui.key.focus();
 }
 

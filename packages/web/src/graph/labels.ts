@@ -158,7 +158,7 @@ export class LabelPlacer<N extends Attributes, E extends Attributes> {
   }
 
   private boxAt(data: LabelData, side: Side): Box {
-    const w = this.width(data.label ?? '') + 2 * PAD;
+    const w = this.width(shorten(data.label ?? '')) + 2 * PAD;
     const h = SIZE + 2 * PAD;
     const gap = data.size + 3;
     if (side === 'right') return { x: data.x + gap, y: data.y - h / 2, w, h };
@@ -186,13 +186,18 @@ export class LabelPlacer<N extends Attributes, E extends Attributes> {
     context.strokeStyle = this.theme.halo;
     const x = box.x + PAD;
     const y = box.y + box.h / 2;
-    context.strokeText(label, x, y);
+    const text = shorten(label);
+    context.strokeText(text, x, y);
     context.fillStyle = this.theme.label;
-    context.fillText(label, x, y);
+    context.fillText(text, x, y);
   }
 }
 
 type Side = 'right' | 'left' | 'above' | 'below';
+
+/** A long name is cut to this many characters on the canvas (the panel shows it whole). */
+const MAX_CHARS = 36;
+const shorten = (label: string) => (label.length > MAX_CHARS ? `${label.slice(0, MAX_CHARS - 1).trimEnd()}…` : label);
 
 const font = (strong: boolean) => `${strong ? 600 : 450} ${SIZE}px ${FONT}`;
 
