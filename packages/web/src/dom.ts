@@ -12,6 +12,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (name.startsWith('on') && typeof value === 'function') {
       element.addEventListener(name.slice(2).toLowerCase(), value as EventListener);
     } else if (name === 'className') element.className = String(value);
+    // Through the CSSOM, never a style="" attribute: the page's Content-Security-Policy
+    // (style-src 'self') refuses inline style attributes.
+    else if (name === 'style' && typeof value === 'object') Object.assign(element.style, value);
     else if (name === 'value' || name === 'checked' || name === 'disabled') {
       (element as unknown as Record<string, unknown>)[name] = value;
     } else element.setAttribute(name, value === true ? '' : String(value));

@@ -1,23 +1,22 @@
 import type { Brain, SnapgraphClient, Snapshot } from '@snapgraph/client';
 import { createClient, describeError, storedKey } from './api.js';
 import { byId, h } from './dom.js';
-import {
-  addEdges,
-  addSnapshots,
-  countVisible,
-  sizeByDegree,
-  tagsByUse,
-  type Filters,
-  type SnapGraph,
-} from './graph/build.js';
+import { countVisible, tagsByUse, type Filters, type SnapGraph } from './graph/build.js';
 import { loadBrainGraph } from './graph/load.js';
 import { GraphView } from './graph/view.js';
+import { defaultBrainId } from './default-brain.js';
+import { currentTheme, onThemeChange } from './theme.js';
 import { crystallize, renderOutcome } from './ui/crystallize.js';
 import { renderLegend } from './ui/legend.js';
 import { SnapshotPanel } from './ui/panel.js';
+import { panelActions } from './panel-actions.js';
 import { renderResults } from './ui/search.js';
 import { readViewState, writeViewState, type ViewState } from './view-state.js';
-import './styles.css';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/components.css';
+import './styles/panel.css';
 
 /**
  * The explorer: sign in with a key, pick a brain, see its graph; search, filter, open, edit and
@@ -44,6 +43,7 @@ const ui = {
   graph: byId('graph'),
   graphStatus: byId('graph-status'),
   progress: byId<HTMLProgressElement>('graph-progress'),
+  fit: byId<HTMLButtonElement>('fit'),
   panel: byId('panel'),
 };
 
@@ -52,71 +52,18 @@ let client: SnapgraphClient | undefined;
 let view: GraphView | undefined;
 let loading: AbortController | undefined;
 
-const panel = new SnapshotPanel(ui.panel, {
-  graph: () => view?.graph,
-  select: (id) => void select(id, { fly: true }),
-  save: async (id, update) => {
-    const snapshot = await api().snapshots.update(id, update);
-    if (view) {
-      addSnapshots(view.graph, [snapshot]);
-      view.refresh();
-    }
-    say(`Saved “${snapshot.name}”.`);
-    panel.show(snapshot);
-  },
-  remove: async (id) => {
-    await api().snapshots.delete(id);
-    if (view?.graph.hasNode(id)) view.graph.dropNode(id);
-    say('Snapshot deleted.');
-    setState({ selected: '' });
-    view?.setSelected('');
-    panel.clear();
-    showCounts();
-  },
-  expand: async (id) => {
-    if (!view) return;
-    const neighbours = new Set([id]);
-    for await (const page of api().edges.pages({ snapshot_id: id, limit: 200 })) {
-      const missing = page.data.flatMap((e) => [e.source_id, e.target_id]).filter((n) => !view!.graph.hasNode(n));
-      for (const other of new Set(missing)) addSnapshots(view.graph, [await api().snapshots.get(other)]);
-      addEdges(view.graph, page.data);
-      for (const edge of page.data) neighbours.add(edge.source_id).add(edge.target_id);
-    }
-    view.setFocus(neighbours);
-    view.flyTo([...neighbours]);
-    say(
-      `Showing the neighbourhood of “${view.graph.getNodeAttribute(id, 'label')}” (${neighbours.size} snapshots). Press Escape to see everything.`,
-    );
-    showCounts();
-  },
-  suggestions: async (id) => (await api().snapshots.suggestions(id, { limit: 5 })).data,
-  createEdge: async (body) => {
-    const edge = await api().edges.create(body as Parameters<SnapgraphClient['edges']['create']>[0]);
-    if (view) {
-      addEdges(view.graph, [edge]);
-      sizeByDegree(view.graph);
-      view.refresh();
-    }
-    say(`Edge ${edge.edge_type} created.`);
-    await select(state.selected);
-    showCounts();
-    return edge;
-  },
-  deleteEdge: async (id) => {
-    await api().edges.delete(id);
-    if (view?.graph.hasEdge(id)) view.graph.dropEdge(id);
-    say('Edge deleted.');
-    await select(state.selected);
-    showCounts();
-  },
-  rejectSuggestion: async ({ source_id, target_id, edge_type, strength }) => {
-    // docs/auto-edges.md: a suggestion made and deleted is never suggested or auto-made again.
-    const edge = await api().edges.create({ source_id, target_id, edge_type, strength });
-    await api().edges.delete(edge.id);
-    say('Suggestion rejected: it will not be suggested again.');
-  },
-  fail: (err) => say(describeError(err), true),
-});
+const panel: SnapshotPanel = new SnapshotPanel(
+  ui.panel,
+  panelActions({
+    api: () => api(),
+    view: () => view,
+    panel: () => panel,
+    selected: () => state.selected,
+    select: (id, fly) => select(id, { fly }),
+    say,
+    showCounts: () => showCounts(),
+  }),
+);
 
 function api(): SnapgraphClient {
   if (!client) throw new Error('Sign in first.');
@@ -163,9 +110,11 @@ async function signIn(key: string): Promise<void> {
   );
   say('Signing in…');
   let brains: Brain[];
+  let home: string | undefined;
   try {
     brains = [];
     for await (const brain of candidate.brains.iterate({ limit: 100 })) brains.push(brain);
+    home = await defaultBrainId(candidate, brains);
   } catch (err) {
     say(describeError(err), true);
     return;
@@ -176,11 +125,22 @@ async function signIn(key: string): Promise<void> {
   ui.key.value = '';
   ui.signin.hidden = true;
   ui.session.hidden = false;
-  ui.brain.replaceChildren(...brains.map((brain) => h('option', { value: brain.id }, brain.name)));
-  const brainId = brains.some((b) => b.id === state.brain) ? state.brain : (brains[0]?.id ?? '');
+  // The key's default brain first in the picker, and the one opened unless the URL names another.
+  const ordered = [...brains].sort((a, b) => Number(b.id === home) - Number(a.id === home));
+  ui.brain.replaceChildren(
+    ...ordered.map((brain) =>
+      h(
+        'option',
+        { value: brain.id },
+        `${brain.name}${brain.id === home && !/default/i.test(brain.name) ? ' (default)' : ''} · ${brain.snapshot_count}`,
+      ),
+    ),
+  );
+  const brainId = brains.some((b) => b.id === state.brain) ? state.brain : (home ?? ordered[0]?.id ?? '');
   ui.brain.value = brainId;
+  panel.clear(true);
   if (brainId) await openBrain(brainId);
-  else ui.graphStatus.textContent = 'This key has no brain.';
+  else ui.graphStatus.textContent = 'This key has no brain yet. Create one with: npx snapgraph brains create';
 }
 
 function signOut(): void {
@@ -192,10 +152,15 @@ function signOut(): void {
   ui.signin.hidden = false;
   ui.session.hidden = true;
   ui.results.replaceChildren();
-  panel.clear();
+  ui.searchStatus.textContent = '';
+  ui.crystallizeResult.replaceChildren();
+  panel.clear(false);
+  ui.fit.hidden = true;
   ui.region.dataset.nodes = '0';
   ui.region.dataset.edges = '0';
-  ui.graphStatus.textContent = 'Sign in with an API key to see a brain.';
+  ui.region.dataset.loaded = 'false';
+  ui.graphStatus.textContent =
+    'Sign in with an API key to see a brain. No key yet? Create one with: npx snapgraph keys create --plan free';
   ui.key.focus();
 }
 
@@ -229,16 +194,20 @@ async function openBrain(brainId: string): Promise<void> {
   } catch (err) {
     if ((err as Error).name !== 'AbortError') {
       say(describeError(err), true);
-      ui.graphStatus.textContent = 'The graph could not be loaded.';
+      ui.graphStatus.textContent = 'The graph could not be loaded. Press Reload to try again.';
     }
     return;
   } finally {
     ui.progress.hidden = true;
   }
   const drawing = performance.now();
-  view = new GraphView(graph, ui.graph, state.filters);
+  view = new GraphView(graph, ui.graph, state.filters, currentTheme());
   view.on('clickNode', (node) => void select(node));
-  view.on('clickStage', () => void select(''));
+  view.on('clickStage', () => {
+    view?.setFresh([]);
+    void select('');
+  });
+  ui.fit.hidden = graph.order === 0;
   ui.region.dataset.layout = 'running';
   view.startLayout(() => (ui.region.dataset.layout = 'done'));
   renderLegend(ui.legend, state.filters, tagsByUse(graph), applyFilters);
@@ -246,6 +215,10 @@ async function openBrain(brainId: string): Promise<void> {
   performance.measure('snapgraph:draw', { start: drawing, end: performance.now() });
   ui.region.dataset.loaded = 'true';
   ui.region.dataset.loadMs = String(Math.round(performance.now() - started));
+  if (graph.order === 0) {
+    ui.graphStatus.textContent =
+      'This brain is empty. Paste a text under “Crystallize text” to turn it into snapshots, or add them through the API.';
+  }
   if (state.query) await search(state.query);
   if (state.selected) await select(state.selected, { fly: true });
 }
@@ -265,7 +238,7 @@ async function select(id: string, options: { fly?: boolean } = {}): Promise<void
     return;
   }
   panel.show(snapshot);
-  if (options.fly) view?.flyTo([id]);
+  if (options.fly) view?.flyTo(view.neighbourhood(id));
 }
 
 async function search(query: string): Promise<void> {
@@ -274,7 +247,7 @@ async function search(query: string): Promise<void> {
   if (!query.trim()) {
     ui.results.replaceChildren();
     ui.searchStatus.textContent = '';
-    view?.setHighlighted([]);
+    view?.setHits([]);
     ui.region.dataset.highlighted = '0';
     return;
   }
@@ -283,10 +256,13 @@ async function search(query: string): Promise<void> {
     const page = await api().snapshots.search({ q: query, brain_id: state.brain, limit: 20 });
     renderResults(ui.results, page.data, (id) => void select(id, { fly: true }).then(() => ui.panel.focus()));
     const ids = page.data.map((result) => result.id);
-    view?.setHighlighted(ids);
+    view?.setHits(ids);
     view?.flyTo(ids);
     ui.region.dataset.highlighted = String(ids.length);
-    ui.searchStatus.textContent = `${page.data.length} result${page.data.length === 1 ? '' : 's'} for “${query}”, highlighted in the graph.`;
+    ui.searchStatus.textContent =
+      ids.length === 0
+        ? `Nothing matches “${query}”. Try other or fewer words.`
+        : `${ids.length} result${ids.length === 1 ? '' : 's'} for “${query}”, numbered by rank in the graph.`;
   } catch (err) {
     ui.searchStatus.textContent = '';
     say(describeError(err), true);
@@ -312,12 +288,17 @@ ui.crystallize.addEventListener('submit', (event) => {
     say('Paste at least 50 characters to crystallize.', true);
     return;
   }
-  ui.crystallizeResult.textContent = 'Crystallizing…';
+  ui.crystallizeResult.textContent = 'Crystallizing: reading the text for insights…';
   void crystallize(api(), state.brain, text).then(
     async (outcome) => {
-      renderOutcome(ui.crystallizeResult, outcome);
+      renderOutcome(ui.crystallizeResult, outcome, (id) => void select(id, { fly: true }));
+      if (outcome.count === 0) return;
       ui.crystallizeText.value = '';
       await openBrain(state.brain);
+      // Where the new snapshots went: highlighted, and the camera on them.
+      view?.setFresh(outcome.ids);
+      view?.flyTo(outcome.ids);
+      ui.region.dataset.fresh = String(outcome.ids.length);
     },
     (err: unknown) => {
       ui.crystallizeResult.textContent = '';
@@ -337,7 +318,13 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
+ui.fit.addEventListener('click', () => view?.fitAll());
+onThemeChange((theme) => view?.setTheme(theme));
+// A handle for the browser tests and the bench: the live view (its sigma renderer and labels).
+Object.defineProperty(window, 'snapgraphExplorer', { value: { view: () => view } });
+
 renderLegend(ui.legend, state.filters, [], applyFilters);
+panel.clear(false);
 ui.searchInput.value = state.query;
 const key = storedKey.get();
 if (key) void signIn(key);

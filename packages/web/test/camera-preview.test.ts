@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startTestApi, type TestApi, type TestKey } from '../../server/test/helpers/harness.js';
 import { PREVIEW_FROM_NODES } from '../src/graph/camera-preview.js';
-import { browserSkipReason, launchBrowser, type TestBrowser } from './helpers/browser.js';
+import { browserSkipReason, enforceStrictCsp, launchBrowser, type TestBrowser } from './helpers/browser.js';
 
 /**
  * A big graph (PREVIEW_FROM_NODES snapshots) moves as a drawn picture while the camera moves
@@ -55,6 +55,26 @@ describe('web explorer: moving a big graph', { skip }, () => {
     assert.ok(match, `a translate and scale: ${transform}`);
     return { x: Number(match[1]), y: Number(match[2]), scale: Number(match[3]) };
   };
+
+  test('under a strict Content-Security-Policy the layout worker runs and nothing is refused', async () => {
+    const { page, context } = await browser.newPage();
+    const violations = await enforceStrictCsp(page);
+    await page.goto(baseUrl);
+    await page.getByLabel('API key').fill(key.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('section[aria-label="Graph"][data-loaded="true"]').waitFor({ timeout: 60_000 });
+    const position = () =>
+      page.evaluate(`(() => {
+        const graph = window.snapgraphExplorer.view().graph;
+        const node = graph.nodes()[0];
+        return [graph.getNodeAttribute(node, 'x'), graph.getNodeAttribute(node, 'y')];
+      })()`);
+    const before = await position();
+    await page.locator('section[aria-label="Graph"][data-layout="done"]').waitFor({ timeout: 60_000 });
+    assert.notDeepEqual(await position(), before, 'the worker moved the nodes');
+    assert.deepEqual(await violations(), []);
+    await context.close();
+  });
 
   test('a drag moves the drawn layers with the pointer, then the graph is drawn in place', async () => {
     const { page, context } = await browser.newPage();

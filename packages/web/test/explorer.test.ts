@@ -262,7 +262,11 @@ describe('web explorer in Chromium', { skip }, () => {
           'Meetings after lunch drain my energy more than anything else.',
       );
     await page.getByRole('button', { name: 'Crystallize' }).click();
-    await page.getByText(/Run cry_\w+: \d+ snapshots?/).waitFor({ timeout: 20_000 });
+    await page.getByText(/^Added \d+ new snapshots? and \d+ automatic edges?/).waitFor({ timeout: 20_000 });
+    await page
+      .locator('#crystallize-result')
+      .getByText(/^cry_\w+$/)
+      .waitFor();
     await graphLoaded(page);
     const nodes = Number(await page.getByRole('region', { name: 'Graph' }).getAttribute('data-nodes'));
     assert.ok(nodes > before, `the graph grew from ${before} to ${nodes}`);

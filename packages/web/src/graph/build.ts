@@ -16,6 +16,8 @@ export interface NodeAttributes {
   size: number;
   color: string;
   snapshotType: string;
+  /** The snapshot's significance_score, 0..1: with the degree, its size. */
+  significance: number;
 }
 
 export interface EdgeAttributes {
@@ -46,9 +48,13 @@ export function addSnapshots(graph: SnapGraph, snapshots: readonly Snapshot[]): 
       snapshotType: snapshot.type,
       tags: snapshot.tags ?? [],
       color: nodeColour(snapshot.type),
+      significance: snapshot.significance_score ?? 0,
     };
     if (graph.hasNode(snapshot.id)) {
-      graph.mergeNodeAttributes(snapshot.id, attributes);
+      graph.mergeNodeAttributes(snapshot.id, {
+        ...attributes,
+        size: nodeSize(graph.degree(snapshot.id), attributes.significance),
+      });
       continue;
     }
     const i = graph.order;
@@ -59,7 +65,7 @@ export function addSnapshots(graph: SnapGraph, snapshots: readonly Snapshot[]): 
       type: 'circle',
       x: radius * Math.cos(angle),
       y: radius * Math.sin(angle),
-      size: nodeSize(0),
+      size: nodeSize(0, attributes.significance),
     });
   }
 }
@@ -91,9 +97,12 @@ export function addEdges(graph: SnapGraph, edges: readonly Edge[]): { added: num
   return { added, skipped };
 }
 
-/** Node sizes from degree, once the edges are in: hubs are bigger and keep their labels longest. */
+/** Node sizes from degree and significance, once the edges are in: hubs are bigger and keep their labels longest. */
 export function sizeByDegree(graph: SnapGraph): void {
-  graph.updateEachNodeAttributes((node, attributes) => ({ ...attributes, size: nodeSize(graph.degree(node)) }));
+  graph.updateEachNodeAttributes((node, attributes) => ({
+    ...attributes,
+    size: nodeSize(graph.degree(node), attributes.significance),
+  }));
 }
 
 export interface Filters {

@@ -1,6 +1,4 @@
 import Sigma from 'sigma';
-import FA2Layout from 'graphology-layout-forceatlas2/worker';
-import forceAtlas2 from 'graphology-layout-forceatlas2';
 import {
   edgePasses,
   nodePasses,
@@ -11,28 +9,59 @@ import {
   type SnapGraph,
 } from './build.js';
 import { CameraPreview, PREVIEW_FROM_NODES } from './camera-preview.js';
-import { DIMMED_COLOUR, HIGHLIGHT_COLOUR } from './style.js';
+import { LabelPlacer } from './labels.js';
+import { settleInPage, SETTLE_IN_PAGE, WorkerLayout } from './layout.js';
+import {
+  CONTRADICTION_MIN_SIZE,
+  LIGHT_THEME,
+  withAlpha,
+  NEW_COLOUR,
+  rankColour,
+  rankScale,
+  type GraphTheme,
+} from './style.js';
 
-/** How long ForceAtlas2 runs in its worker after a graph loads; a larger graph gets longer. */
-const layoutMs = (order: number) => Math.min(8_000, 1_500 + order / 2);
+type Reduced<T> = Partial<T> & { [extra: string]: unknown };
 
 /**
- * The graph on screen: sigma (WebGL) over a graphology graph, the layout in a web worker
- * (graphology-layout-forceatlas2/worker), and what the user asked to see — filters, a search's
- * highlighted results, the selected snapshot — applied by sigma's reducers, so the graph itself
- * is never copied or rebuilt for a change of view.
+ * An edge's colour made quieter, for a big brain at rest: tens of thousands of edges at full
+ * strength are a coloured fog over the nodes. Cached: there are a dozen edge colours.
+ */
+const quietColours = new Map<string, string>();
+const quiet = (colour: string): string => {
+  let made = quietColours.get(colour);
+  if (made === undefined) {
+    made = colour.startsWith('#') ? withAlpha(colour, 0.35) : colour.replace(/[\d.]+\)$/, '0.14)');
+    quietColours.set(colour, made);
+  }
+  return made;
+};
+
+/**
+ * The graph on screen: sigma (WebGL) over a graphology graph, laid out by layout.ts, and what
+ * the user asked to see — filters, a search's hits by rank, the selected snapshot and its
+ * neighbours, snapshots a crystallize run just made — applied by sigma's reducers, so the graph
+ * itself is never copied or rebuilt for a change of view. Whatever is in focus keeps its colour
+ * and its label; everything else fades to the background.
  */
 export class GraphView {
   readonly graph: SnapGraph;
-  private readonly renderer: Sigma<NodeAttributes, EdgeAttributes>;
-  private layout: FA2Layout | undefined;
-  private layoutTimer: ReturnType<typeof setTimeout> | undefined;
-  private onLayoutStopped: (() => void) | undefined;
+  readonly renderer: Sigma<NodeAttributes, EdgeAttributes>;
+  readonly labels: LabelPlacer<NodeAttributes, EdgeAttributes>;
+  private readonly layout = new WorkerLayout();
   private filters: Filters = NO_FILTERS;
-  private highlighted = new Set<string>();
+  private hits = new Map<string, number>();
+  private fresh = new Set<string>();
   private selected = '';
+  private neighbours = new Set<string>();
   private focus: Set<string> | undefined;
+  private theme: GraphTheme;
   private readonly preview: CameraPreview<NodeAttributes, EdgeAttributes> | undefined;
+  /**
+   * Node sizes shrink as a brain grows, so that at the fitted zoom nodes do not cover each other
+   * (and the edges): full size up to a few hundred nodes, a third at 10,000. Zooming in grows them.
+   */
+  private readonly sizeScale: number;
 
   /**
    * `filters` apply from the first frame: sigma draws in its constructor, and a first draw of a big
@@ -40,22 +69,39 @@ export class GraphView {
    * longest length), so a second one for the filters doubled it: 2.3 s more to the first full
    * render at 10,000 snapshots and 30,000 edges (docs/performance.md).
    */
-  constructor(graph: SnapGraph, container: HTMLElement, filters: Filters = NO_FILTERS) {
+  constructor(graph: SnapGraph, container: HTMLElement, filters: Filters = NO_FILTERS, theme = LIGHT_THEME) {
     this.graph = graph;
     this.filters = filters;
+    this.theme = theme;
+    if (graph.order <= SETTLE_IN_PAGE) settleInPage(graph);
+    this.labels = new LabelPlacer(undefined, theme, () => this.mustLabel());
+    const small = graph.order < 200;
+    this.sizeScale = Math.min(1, Math.max(0.25, Math.sqrt(400 / Math.max(1, graph.order))));
     this.renderer = new Sigma(graph, container, {
       defaultEdgeType: 'arrow',
-      // Labels: sigma keeps at most a few per grid cell, the biggest (highest-degree) nodes first,
-      // and only for nodes drawn at least this many pixels wide — so zooming in reveals more.
-      labelRenderedSizeThreshold: 7,
-      labelDensity: 0.5,
-      labelGridCellSize: 100,
+      // Candidates for labels: a few per grid cell, the biggest nodes first, and only nodes drawn
+      // at least this wide, so zooming in reveals more; labels.ts then drops any that would
+      // overlap another, so the density follows the room there is.
+      labelRenderedSizeThreshold: small ? 1 : 2,
+      labelDensity: small ? 3 : 1,
+      labelGridCellSize: 80,
+      defaultDrawNodeLabel: this.labels.drawLabel as never,
+      defaultDrawNodeHover: this.labels.drawHover as never,
+      stagePadding: 48,
       zIndex: true,
       minEdgeThickness: 0.5,
+      // Zoomed in so far that nothing is left on screen, or out to a speck, helps no one.
+      minCameraRatio: Math.max(0.02, Math.min(0.35, 2 / Math.sqrt(graph.order + 1))),
+      maxCameraRatio: 2.5,
       hideEdgesOnMove: graph.size > 20_000,
-      nodeReducer: (node, data) => this.reduceNode(node, data),
-      edgeReducer: (edge, data) => this.reduceEdge(edge, data),
+      nodeReducer: (node, data) => this.reduceNode(node, data as Reduced<NodeAttributes>),
+      edgeReducer: (edge, data) => this.reduceEdge(edge, data as Reduced<EdgeAttributes>),
     });
+    this.labels.attach(this.renderer);
+    // sigma's first frame, drawn in its constructor, had labels placed without the renderer's
+    // measures (canvas bounds, nodes to keep off): a small graph is drawn again at once, a big
+    // one when its layout worker moves it a moment later (a second full frame costs seconds there).
+    if (graph.order <= SETTLE_IN_PAGE) this.renderer.scheduleRefresh();
     // A small graph is drawn in a frame even without a GPU: it moves as drawn.
     if (graph.order >= PREVIEW_FROM_NODES) this.preview = new CameraPreview(this.renderer);
   }
@@ -67,31 +113,33 @@ export class GraphView {
     else this.renderer.on('clickStage', () => (listener as () => void)());
   }
 
-  /** Runs the layout for a while; `onStopped` is called when it stops (on its timer or when killed). */
+  /**
+   * A big graph settles in a worker after its first frame, then the camera is fitted to where it
+   * settled; a small one settled before its first frame (`onStopped` is called at once).
+   */
   startLayout(onStopped?: () => void): void {
-    this.stopLayout();
-    if (this.graph.order < 2) {
+    if (this.graph.order <= SETTLE_IN_PAGE) {
       onStopped?.();
       return;
     }
-    const settings = forceAtlas2.inferSettings(this.graph);
-    this.layout = new FA2Layout(this.graph, { settings: { ...settings, slowDown: 5 } });
-    this.layout.start();
-    this.onLayoutStopped = onStopped;
-    this.layoutTimer = setTimeout(() => this.stopLayout(), layoutMs(this.graph.order));
+    this.layout.start(this.graph, () => {
+      if (!this.selected && this.hits.size === 0 && this.fresh.size === 0) this.fitAll();
+      onStopped?.();
+    });
   }
 
   stopLayout(): void {
-    if (this.layoutTimer) clearTimeout(this.layoutTimer);
-    this.layout?.kill();
-    this.layout = undefined;
-    const stopped = this.onLayoutStopped;
-    this.onLayoutStopped = undefined;
-    stopped?.();
+    this.layout.stop();
   }
 
   get layoutRunning(): boolean {
-    return this.layout?.isRunning() ?? false;
+    return this.layout.running;
+  }
+
+  setTheme(theme: GraphTheme): void {
+    this.theme = theme;
+    this.labels.setTheme(theme);
+    this.renderer.refresh();
   }
 
   setFilters(filters: Filters): void {
@@ -99,14 +147,27 @@ export class GraphView {
     this.renderer.refresh();
   }
 
-  setHighlighted(ids: Iterable<string>): void {
-    this.highlighted = new Set([...ids].filter((id) => this.graph.hasNode(id)));
+  /** Search hits, best first: coloured and sized by their rank. */
+  setHits(ids: readonly string[]): void {
+    this.hits = new Map(ids.filter((id) => this.graph.hasNode(id)).map((id, rank) => [id, rank]));
+    this.renderer.refresh();
+  }
+
+  /** Snapshots just made (by a crystallize run): drawn in their own colour until the next change. */
+  setFresh(ids: readonly string[]): void {
+    this.fresh = new Set(ids.filter((id) => this.graph.hasNode(id)));
     this.renderer.refresh();
   }
 
   setSelected(id: string): void {
     this.selected = this.graph.hasNode(id) ? id : '';
+    this.neighbours = this.selected ? new Set(this.graph.neighbors(this.selected)) : new Set();
     this.renderer.refresh();
+  }
+
+  /** The selected node and its neighbours. */
+  neighbourhood(id: string): string[] {
+    return this.graph.hasNode(id) ? [id, ...this.graph.neighbors(id)] : [];
   }
 
   /** Shows only these snapshots (a neighbourhood), or everything again with undefined. */
@@ -115,23 +176,25 @@ export class GraphView {
     this.renderer.refresh();
   }
 
-  /** Moves the camera to frame these snapshots: one is centred close up, several are fitted. */
+  /** Moves the camera to frame these snapshots, with room around them for their labels. */
   flyTo(ids: readonly string[]): void {
     const points = ids
       .filter((id) => this.graph.hasNode(id))
       .map((id) => this.renderer.getNodeDisplayData(id))
-      .filter((data): data is NonNullable<typeof data> => data !== undefined);
+      .filter((data): data is NonNullable<typeof data> => data !== undefined && !data.hidden);
     if (points.length === 0) return;
     const xs = points.map((p) => p.x);
     const ys = points.map((p) => p.y);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const span = Math.max(maxX - minX, maxY - minY);
-    const ratio = points.length === 1 ? 0.25 : Math.min(1, Math.max(0.1, span * 1.4));
-    void this.renderer.getCamera().animate({ x: (minX + maxX) / 2, y: (minY + maxY) / 2, ratio }, { duration: 500 });
+    const floor = this.renderer.getSetting('minCameraRatio') ?? 0.05;
+    const ratio = Math.min(1, Math.max(floor, points.length === 1 ? 0.3 : span * 1.6));
+    void this.renderer.getCamera().animate({ x: (minX + maxX) / 2, y: (minY + maxY) / 2, ratio }, { duration: 450 });
   }
 
-  resetCamera(): void {
-    void this.renderer.getCamera().animatedReset({ duration: 300 });
+  /** The whole graph on the canvas. */
+  fitAll(): void {
+    void this.renderer.getCamera().animatedReset({ duration: 400 });
   }
 
   refresh(): void {
@@ -139,9 +202,23 @@ export class GraphView {
   }
 
   kill(): void {
-    this.stopLayout();
+    this.layout.stop();
     this.preview?.kill();
     this.renderer.kill();
+  }
+
+  /** Labels that must show, most important first (labels.ts places them before any other). */
+  private mustLabel(): string[] {
+    const ids: string[] = [];
+    if (this.selected) ids.push(this.selected);
+    ids.push(...this.hits.keys(), ...this.fresh);
+    if (this.selected) ids.push(...this.neighbours);
+    return ids;
+  }
+
+  /** Whether anything is singled out: then what is not in focus fades. */
+  private get singling(): boolean {
+    return this.selected !== '' || this.hits.size > 0 || this.fresh.size > 0;
   }
 
   private nodeShown(node: string, data: NodeAttributes): boolean {
@@ -149,25 +226,60 @@ export class GraphView {
     return node === this.selected || nodePasses(data, this.filters);
   }
 
-  private reduceNode(node: string, data: NodeAttributes): Partial<NodeAttributes> & { [extra: string]: unknown } {
-    if (!this.nodeShown(node, data)) return { ...data, hidden: true };
-    if (node === this.selected)
-      return { ...data, highlighted: true, forceLabel: true, zIndex: 2, size: data.size * 1.5 };
-    if (this.highlighted.has(node))
-      return { ...data, color: HIGHLIGHT_COLOUR, forceLabel: true, zIndex: 1, size: data.size * 1.3 };
-    if (this.highlighted.size > 0) return { ...data, color: DIMMED_COLOUR, label: '', zIndex: 0 };
-    return { ...data };
+  private inFocus(node: string): boolean {
+    return node === this.selected || this.neighbours.has(node) || this.hits.has(node) || this.fresh.has(node);
   }
 
-  private reduceEdge(edge: string, data: EdgeAttributes): Partial<EdgeAttributes> & { [extra: string]: unknown } {
-    if (!edgePasses(data, this.filters)) return { ...data, hidden: true };
-    const [source, target] = this.graph.extremities(edge);
-    if (!this.nodeShown(source, this.graph.getNodeAttributes(source))) return { ...data, hidden: true };
-    if (!this.nodeShown(target, this.graph.getNodeAttributes(target))) return { ...data, hidden: true };
-    if (this.selected && (source === this.selected || target === this.selected)) return { ...data, zIndex: 1 };
-    if (this.highlighted.size > 0 && !this.highlighted.has(source) && !this.highlighted.has(target)) {
-      return { ...data, color: DIMMED_COLOUR };
+  // The reducers change the object they are given: sigma hands them a copy of the graph's
+  // attributes (sigma's addNode and addEdge), and at 10,000 nodes and 30,000 edges a copy more per
+  // item, each refresh and each step of the layout, is what they would otherwise cost.
+
+  private reduceNode(node: string, data: Reduced<NodeAttributes>): Reduced<NodeAttributes> {
+    if (!this.nodeShown(node, data as NodeAttributes)) {
+      data.hidden = true;
+      return data;
     }
-    return { ...data };
+    data.size = (data.size as number) * this.sizeScale;
+    const rank = this.hits.get(node);
+    if (node === this.selected) {
+      Object.assign(data, { highlighted: true, forceLabel: true, strong: true, zIndex: 4 });
+      data.size *= 1.5;
+    } else if (rank !== undefined) {
+      Object.assign(data, { color: rankColour(rank), forceLabel: true, strong: rank < 3, zIndex: 3 });
+      data.label = `${rank + 1} · ${data.label}`;
+      data.size *= rankScale(rank);
+    } else if (this.fresh.has(node)) {
+      Object.assign(data, { color: NEW_COLOUR, forceLabel: true, strong: true, zIndex: 3 });
+      data.size *= 1.4;
+    } else if (this.neighbours.has(node)) {
+      Object.assign(data, { forceLabel: true, zIndex: 2 });
+    } else if (this.singling) {
+      Object.assign(data, { color: this.theme.faded, label: '', zIndex: 0 });
+    }
+    return data;
+  }
+
+  private reduceEdge(edge: string, data: Reduced<EdgeAttributes>): Reduced<EdgeAttributes> {
+    const [source, target] = this.graph.extremities(edge);
+    if (
+      !edgePasses(data as EdgeAttributes, this.filters) ||
+      !this.nodeShown(source, this.graph.getNodeAttributes(source)) ||
+      !this.nodeShown(target, this.graph.getNodeAttributes(target))
+    ) {
+      data.hidden = true;
+      return data;
+    }
+    const contradiction = data.edgeType === 'contradicts';
+    if (contradiction) data.size = Math.max(data.size as number, CONTRADICTION_MIN_SIZE * this.sizeScale);
+    data.zIndex = contradiction ? 2 : 1;
+    if (!this.singling) {
+      if (this.sizeScale < 0.5) data.color = quiet(data.color as string);
+      return data;
+    }
+    const touchesSelection = this.selected !== '' && (source === this.selected || target === this.selected);
+    const betweenFocused = this.selected === '' && this.inFocus(source) && this.inFocus(target);
+    if (touchesSelection || betweenFocused) data.zIndex = 3;
+    else Object.assign(data, { color: this.theme.fadedEdge, zIndex: 0 });
+    return data;
   }
 }

@@ -30,7 +30,7 @@ export function renderLegend(
             snapshotTypes: toggled(filters.snapshotTypes, type, (event.target as HTMLInputElement).checked),
           }),
       }),
-      h('span', { className: 'swatch', style: `background:${NODE_COLOURS[type]}`, 'aria-hidden': 'true' }),
+      h('span', { className: 'swatch', style: { background: NODE_COLOURS[type] }, 'aria-hidden': 'true' }),
       type,
     ),
   );
@@ -49,7 +49,11 @@ export function renderLegend(
             edgeTypes: toggled(filters.edgeTypes, type, (event.target as HTMLInputElement).checked),
           }),
       }),
-      h('span', { className: 'swatch line', style: `background:${EDGE_COLOURS[type]}`, 'aria-hidden': 'true' }),
+      h('span', {
+        className: type === 'contradicts' ? 'swatch line thick' : 'swatch line',
+        style: { background: EDGE_COLOURS[type] },
+        'aria-hidden': 'true',
+      }),
       type,
     ),
   );
@@ -74,23 +78,27 @@ export function renderLegend(
   });
 
   container.replaceChildren(
-    h('h2', {}, 'Legend and filters'),
-    h('fieldset', {}, h('legend', {}, 'Snapshot types (none ticked: all)'), ...typeBoxes),
+    h('h3', {}, 'Legend and filters'),
+    h('p', { className: 'muted' }, 'Tick types to show only those; none ticked shows all.'),
+    h('fieldset', {}, h('legend', {}, 'Snapshot types'), ...typeBoxes),
     h(
       'fieldset',
       {},
-      h('legend', {}, 'Edge types (none ticked: all)'),
+      h('legend', {}, 'Edge types'),
       ...edgeBoxes,
       h(
         'p',
-        { className: 'muted' },
+        { className: 'muted note' },
         h('span', { className: 'swatch line dashed', 'aria-hidden': 'true' }),
-        ' faded: automatic edge',
+        ' faded: made automatically',
       ),
     ),
-    h('label', { for: 'filter-tag' }, 'Tag'),
-    tagSelect,
-    h('label', { for: 'filter-strength' }, `Minimum strength: ${filters.minStrength.toFixed(2)}`),
-    strength,
+    h('div', { className: 'field' }, h('label', { for: 'filter-tag' }, 'Tag'), tagSelect),
+    h(
+      'div',
+      { className: 'field' },
+      h('label', { for: 'filter-strength' }, `Minimum strength: ${filters.minStrength.toFixed(2)}`),
+      strength,
+    ),
   );
 }

@@ -66,3 +66,26 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTEFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTEFACTS, `${name}.png`) });
 }
+
+/**
+ * The Content-Security-Policy the server sends with the explorer (no inline script or style,
+ * workers from the page's own origin), added here to every response the page gets, so the
+ * tests hold the page to it whatever the server in this branch sends. Returns the violations
+ * the page reported.
+ */
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+export async function enforceStrictCsp(page: Page): Promise<() => Promise<string[]>> {
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': STRICT_CSP } });
+  });
+  await page.addInitScript(`{
+    window.cspViolations_ = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.cspViolations_.push(e.violatedDirective + ' ' + (e.blockedURI || e.sample || '')));
+  }`);
+  return () => page.evaluate(() => (window as unknown as { cspViolations_: string[] }).cspViolations_);
+}
