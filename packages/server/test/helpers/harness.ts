@@ -63,6 +63,8 @@ export interface TestApiOptions {
   jobs?: { leaseMs: number; maxAttempts: number };
   /** GET /metrics (METRICS=true). */
   metrics?: boolean;
+  /** IMPORT_MAX_BYTES and IMPORT_DIR (POST /v1/brains/import). */
+  imports?: { maxBytes: number; dir: string | undefined };
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -82,6 +84,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       metrics: options.metrics ?? false,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
+      ...(options.imports ? { imports: options.imports } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
