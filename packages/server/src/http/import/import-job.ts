@@ -48,8 +48,15 @@ registerJobKind('import', async ({ domain, principal, input, progress, signal })
   }
 });
 
+/** One `{ line, reason }` per bad line (a line's several problems in one reason), the first 100. */
 function rejected(err: ImportRejected): AppError {
-  const details = err.problems.slice(0, LINES_NAMED).map(({ line, reason }) => ({ line, reason }));
+  const reasons = new Map<number, string[]>();
+  for (const { line, reason } of err.problems) {
+    const known = reasons.get(line);
+    if (known) known.push(reason);
+    else if (reasons.size < LINES_NAMED) reasons.set(line, [reason]);
+  }
+  const details = [...reasons].map(([line, all]) => ({ line, reason: all.join('; ') }));
   return new AppError('BAD_REQUEST', err.message, details as unknown as ErrorDetails);
 }
 
