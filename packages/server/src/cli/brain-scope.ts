@@ -48,7 +48,9 @@ export async function resolveCliBrain(
     brains.total > brains.rows.length
       ? `\n  … and ${brains.total - brains.rows.length} more (snapgraph brains list)`
       : '';
-  throw new UsageError(`${brains.total} brains exist: name one with --brain <id or name>\n${listed}${more}\n${usage}`);
+  throw new UsageError(
+    `several brains exist (${brains.total}): name one with --brain <id or name>\n${listed}${more}\n${usage}`,
+  );
 }
 
 /** The operator acts as the brain's account, with no limits: the CLI runs on the database itself. */
