@@ -44,6 +44,12 @@ describe('POST /v1/brains/import (DESIGN 5.2)', () => {
     return waitForJob(api.request, key, accepted.body.data.job_id);
   }
 
+  /** The upload is removed once the response is sent (onResponse): a moment after the client has it. */
+  const noUploadsLeft = async () => {
+    for (let i = 0; i < 200 && readdirSync(uploads).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(readdirSync(uploads), []);
+  };
+
   const counts = { brain: 1, snapshot: 3, edge: 2, tombstone: 1, memory: 1, knowledge_source: 1 };
   const brainCounts = async (api: TestApi, key: TestKey, brainId: string) => {
     const res = await api.request('GET', `/v1/brains/${brainId}`, { key });
@@ -166,6 +172,23 @@ describe('POST /v1/brains/import (DESIGN 5.2)', () => {
     assert.match(res.body.request_id, /^req_/);
     assert.equal((await target.request('GET', '/v1/jobs', { key })).body.count, 0);
     assert.deepEqual(readdirSync(uploads), []);
+  });
+
+  it('Idempotency-Key: the same file again gets the first 202, and its upload is not kept', async () => {
+    const key = await target.newKey();
+    const headers = { ...NDJSON, 'idempotency-key': 'import-once' };
+    const first = await upload(target, key, exported, '', headers);
+    assert.equal(first.status, 202);
+    await waitForJob(target.request, key, first.body.data.job_id);
+    const replay = await upload(target, key, exported, '', headers);
+    assert.equal(replay.status, 202);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.body.data.job_id, first.body.data.job_id);
+    assert.equal((await target.request('GET', '/v1/jobs', { key })).body.count, 1);
+    await noUploadsLeft();
+    const other = await upload(target, key, `${exported}\n`, '', headers);
+    assert.equal(other.status, 409);
+    await noUploadsLeft();
   });
 
   it('another media type is a 415; no key is a 401', async () => {

@@ -12,6 +12,8 @@ export interface UploadedFile {
   path: string;
   format: ImportFormat;
   bytes: number;
+  /** Set once a job owns the file (and will remove it); any other file is removed with the response. */
+  queued?: boolean;
   /** What Idempotency-Key compares: the same file sent again is the same request. */
   toJSON(): { format: ImportFormat; bytes: number; sha256: string };
 }
@@ -22,6 +24,12 @@ export interface UploadedFile {
  * own scope: every other route still answers 415 to these types.
  */
 export function registerUploadBody(scope: FastifyInstance, dir: string, maxBytes: number): void {
+  // A file no job took — the query failed validation, an Idempotency-Key replayed the first
+  // answer — is removed as soon as the request is answered.
+  scope.addHook('onResponse', async (request) => {
+    const upload = request.body as Partial<UploadedFile> | undefined;
+    if (typeof upload?.path === 'string' && upload.queued !== true) await rm(upload.path, { force: true });
+  });
   scope.addContentTypeParser(Object.keys(IMPORT_MEDIA_TYPES), (request, payload, done) => {
     receive(request, payload, dir, maxBytes).then(
       (file) => done(null, file),

@@ -73,6 +73,7 @@ export const brainImportRoutes: FastifyPluginAsyncTypebox<BrainImportOptions> = 
           fresh_brain_id: newId('brain'),
         };
         id = await enqueueJob(app.domain, request.principal, 'import', input, request.id);
+        upload.queued = true;
       } catch (err) {
         await rm(upload.path, { force: true });
         throw err;
