@@ -139,7 +139,7 @@ export class Transport {
     } else if (req.upload !== undefined) {
       // Each of these can be sent again as it is: a 429 retry resends the whole file.
       headers['content-type'] = req.upload.contentType;
-      init.body = req.upload.data as BodyInit;
+      init.body = req.upload.data as RequestInit['body'];
     }
     if (req.signal) init.signal = req.signal;
 
