@@ -146,7 +146,10 @@ function injector(app: FastifyInstance): TestApi['request'] {
  */
 export async function connectTestApi(
   databasePath: string,
-  options: Pick<TestApiOptions, 'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs'> = {},
+  options: Pick<
+    TestApiOptions,
+    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'imports'
+  > = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
     config: {
@@ -157,6 +160,7 @@ export async function connectTestApi(
       embeddings: options.embeddings,
       ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
+      ...(options.imports ? { imports: options.imports } : {}),
     },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
