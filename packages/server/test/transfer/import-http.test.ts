@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import { waitForJob } from '../jobs/support.js';
@@ -189,6 +190,20 @@ describe('POST /v1/brains/import (DESIGN 5.2)', () => {
     const other = await upload(target, key, `${exported}\n`, '', headers);
     assert.equal(other.status, 409);
     await noUploadsLeft();
+  });
+
+  it('a body without Content-Length is cut off at the limit: 413, nothing kept', async () => {
+    const key = await target.newKey();
+    const res = await target.app.inject({
+      method: 'POST',
+      url: '/v1/brains/import',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/x-ndjson' },
+      payload: Readable.from([exported, 'x'.repeat(40 * 1024), 'y'.repeat(40 * 1024)]),
+    });
+    assert.equal(res.statusCode, 413, res.body);
+    assert.equal(JSON.parse(res.body).error.code, 'PAYLOAD_TOO_LARGE');
+    await noUploadsLeft();
+    assert.equal((await target.request('GET', '/v1/jobs', { key })).body.count, 0);
   });
 
   it('another media type is a 415; no key is a 401', async () => {
