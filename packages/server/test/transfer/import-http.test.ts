@@ -106,6 +106,27 @@ describe('POST /v1/brains/import (DESIGN 5.2)', () => {
     }
   });
 
+  it('a file naming a free brain id but records whose ids exist (another account’s) gets new ids for all', async () => {
+    const victim = await target.newKey();
+    const first = await imported(target, victim, exported);
+    assert.equal(first.status, 'succeeded');
+    const victimBrain = first.result.brain_id as string;
+    const before = await target.request('GET', `/v1/snapshots?brain_id=${victimBrain}`, { key: victim });
+    // The same records under a brain id nobody has.
+    const hostile = exported.split(owner.brainId).join('brain_01JDQ8YF3K2M4N6P8Q0R2S4HST');
+    const intruder = await target.newKey();
+    const job = await imported(target, intruder, hostile);
+    assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
+    assert.notEqual(job.result.brain_id, 'brain_01JDQ8YF3K2M4N6P8Q0R2S4HST', 'the ids were not all free: new ones');
+    const theirs = await target.request('GET', `/v1/snapshots?brain_id=${job.result.brain_id}`, { key: intruder });
+    assert.equal(theirs.body.count, 3);
+    const victimIds = new Set(before.body.data.map((s: { id: string }) => s.id));
+    for (const snapshot of theirs.body.data) assert.ok(!victimIds.has(snapshot.id));
+    const after = await target.request('GET', `/v1/snapshots?brain_id=${victimBrain}`, { key: victim });
+    assert.deepEqual(after.body, before.body, 'the other account’s brain is untouched');
+    assert.deepEqual(await brainCounts(target, victim, victimBrain), { snapshots: 3, edges: 2 });
+  });
+
   it('imports GraphML, and into an existing brain of the caller with brain_id (new ids)', async () => {
     const key = await target.newKey();
     const job = await imported(target, key, graphml, '', { 'content-type': 'application/graphml+xml' });
