@@ -10,6 +10,8 @@ export class SnapgraphError extends Error {
   readonly code: string;
   /** `details` of the error body: `field`, `reason`, `errors`, `retry_after`, … when the service sent them. */
   readonly details: Record<string, unknown> | undefined;
+  /** A failed import's bad lines (DESIGN 5.2: `details` is then this list, the first 100). */
+  readonly lines: { line: number; reason: string }[] | undefined;
   /** The `request_id` of the failed request (also the `X-Request-Id` header): quote it to support. */
   readonly requestId: string | undefined;
   /** Seconds the service asked to wait (429, some 503s), when it said. */
@@ -20,6 +22,7 @@ export class SnapgraphError extends Error {
     code: string;
     message: string;
     details?: Record<string, unknown> | undefined;
+    lines?: { line: number; reason: string }[] | undefined;
     requestId?: string | undefined;
     retryAfter?: number | undefined;
   }) {
@@ -27,6 +30,7 @@ export class SnapgraphError extends Error {
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
+    this.lines = init.lines;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
   }
@@ -59,6 +63,7 @@ export function errorFromResponse(
         ? error.message
         : `the service answered ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`,
     details,
+    lines: Array.isArray(error.details) ? (error.details as { line: number; reason: string }[]) : undefined,
     requestId: typeof parsed.request_id === 'string' ? parsed.request_id : (headers.get('x-request-id') ?? undefined),
     // Without a Retry-After header (a proxy may drop it), the body's own `retry_after`.
     retryAfter: retryAfterSeconds ?? wholeSeconds(details?.retry_after) ?? wholeSeconds(parsed.retry_after),

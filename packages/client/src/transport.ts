@@ -32,6 +32,8 @@ export interface TransportRequest extends JobCapableOptions {
   params?: Record<string, string> | undefined;
   query?: object | undefined;
   body?: unknown;
+  /** A body that is a file, not JSON (an import), sent as it is with its media type. */
+  upload?: { contentType: string; data: string | Uint8Array | ArrayBuffer | Blob } | undefined;
   /** Statuses besides 2xx whose body is an answer, not an error (readiness's 503). */
   acceptStatuses?: readonly number[];
   /** Serve from and fill the search cache. */
@@ -134,6 +136,10 @@ export class Transport {
     if (req.body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(req.body);
+    } else if (req.upload !== undefined) {
+      // Each of these can be sent again as it is: a 429 retry resends the whole file.
+      headers['content-type'] = req.upload.contentType;
+      init.body = req.upload.data as RequestInit['body'];
     }
     if (req.signal) init.signal = req.signal;
 

@@ -163,10 +163,31 @@ export type MemoryPage = ResponseBody<'/v1/memories', 'get'>;
 export type MemorySearchRequest = RequestBody<'/v1/memories/search', 'post'>;
 export type MemorySearchResults = ResponseBody<'/v1/memories/search', 'post'>;
 export type MemorySearchResult = MemorySearchResults['data'][number];
-export type MemoryPromoteRequest = RequestBody<'/v1/memories/{id}/crystallize', 'post'>;
+export type MemoryPromoteRequest = RequestBody<'/v1/memories/{id}/promote', 'post'>;
 /** The memory and the snapshots it became (201 the first time, 200 with the same snapshots after). */
-export type MemoryPromoted = ResponseBody<'/v1/memories/{id}/crystallize', 'post'>['data'];
+export type MemoryPromoted = ResponseBody<'/v1/memories/{id}/promote', 'post'>['data'];
 
 // Text ingestion (DESIGN 4.6).
 export type IngestRequest = RequestBody<'/v1/ingest', 'post'>;
 export type IngestResult = ResponseAt<'/v1/ingest', 'post', 201>;
+
+// Import over HTTP and the jobs list (DESIGN 5.2).
+export type JobListQuery = QueryParams<'/v1/jobs', 'get'>;
+export type JobPage = ResponseBody<'/v1/jobs', 'get'>;
+/** The 202 of `brains.import`: the queued job as `jobs.get` shows it, its id also as `job_id`. */
+export type ImportAccepted = ResponseAt<'/v1/brains/import', 'post', 202>['data'];
+/** The `result` of a succeeded import job. */
+export interface ImportResult {
+  /** The brain the records went to: the file's own (ids kept), a new one (ids taken here), or the one named. */
+  brain_id: string;
+  /** Records in the file, by kind (`brain`, `snapshot`, `edge`, …). */
+  counts: Record<string, number>;
+}
+/** An export file to import: its text, its bytes, or a Blob (in Node, `fs.openAsBlob(path)` reads from disk as it sends). */
+export type ImportFile = string | Uint8Array | ArrayBuffer | Blob;
+export interface ImportOptions extends WriteOptions {
+  /** `jsonl` (NDJSON, the default) or `graphml`. */
+  format?: 'jsonl' | 'graphml';
+  /** Import into this existing brain of yours, under new ids, instead of creating the file's brain. */
+  brainId?: string;
+}

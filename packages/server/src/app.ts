@@ -31,6 +31,8 @@ import { healthRoutes } from './http/routes/health.js';
 import { ingestRoutes } from './http/routes/ingest.js';
 import { knowledgeRoutes } from './http/routes/knowledge.js';
 import { jobRoutes } from './http/routes/jobs.js';
+import { brainImportRoutes } from './http/routes/brain-import.js';
+import { importDir, removeLeftoverUploads } from './http/import/import-files.js';
 import { memoryRoutes } from './http/routes/memories.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
@@ -49,6 +51,7 @@ export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** JOB_LEASE_MS and JOB_MAX_ATTEMPTS, for an app built without them (tests, the CLI). */
 const JOB_DEFAULTS = { leaseMs: 30_000, maxAttempts: 3 };
+const IMPORT_MAX_BYTES_DEFAULT = 256 * 1024 * 1024;
 
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
@@ -64,6 +67,7 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
       | 'embeddings'
       | 'llm'
       | 'jobs'
+      | 'imports'
       | 'metrics'
       | 'logFormat'
     >
@@ -202,6 +206,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerOpenApi(app, VERSION);
   await app.register(healthRoutes);
+  const imports = {
+    maxBytes: config.imports?.maxBytes ?? IMPORT_MAX_BYTES_DEFAULT,
+    dir: importDir(config.imports?.dir, config.databaseUrl),
+  };
+  // Uploads a killed process left behind, once the app is up (in the background).
+  app.addHook('onReady', async () => {
+    void removeLeftoverUploads(domain, imports.dir, app.log);
+  });
   for (const prefix of API_PREFIXES) {
     await app.register(snapshotRoutes, { prefix });
     await app.register(edgeRoutes, { prefix });
@@ -211,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(crystallizeRoutes, { prefix });
     await app.register(knowledgeRoutes, { prefix });
     await app.register(jobRoutes, { prefix });
+    await app.register(brainImportRoutes, { prefix, ...imports });
     if (options.extraRoutes) await app.register(options.extraRoutes, { prefix });
     await app.register(memoryRoutes, { prefix });
     await app.register(ingestRoutes, { prefix });

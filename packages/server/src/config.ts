@@ -26,6 +26,8 @@ export const ConfigSchema = Type.Object({
   BACKGROUND_WORK: Type.Boolean({ default: true }),
   JOB_LEASE_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 30_000 }),
   JOB_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
+  IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 256 * 1024 * 1024 }),
+  IMPORT_DIR: Type.Optional(Type.String({ minLength: 1 })),
   EMBEDDINGS_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   EMBEDDINGS_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   EMBEDDINGS_MODEL: Type.String({ minLength: 1, default: 'text-embedding-3-small' }),
@@ -71,6 +73,11 @@ export interface Config {
    * of a crashed process waits before another runs it), and how many claims a job gets.
    */
   jobs: { leaseMs: number; maxAttempts: number };
+  /**
+   * POST /v1/brains/import (DESIGN 5.2): the largest file taken, and where uploads wait for
+   * their job (undefined: a folder of the system's temporary directory named after the database).
+   */
+  imports: { maxBytes: number; dir: string | undefined };
   /** An OpenAI-compatible embeddings endpoint; undefined when EMBEDDINGS_BASE_URL is unset (no semantic search). */
   embeddings: EmbeddingsSettings | undefined;
   /** An OpenAI-compatible chat endpoint; undefined when LLM_BASE_URL is unset (the built-in extractor). */
@@ -179,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(v.TRUST_PROXY),
     backgroundWork: v.BACKGROUND_WORK,
     jobs: { leaseMs: v.JOB_LEASE_MS, maxAttempts: v.JOB_MAX_ATTEMPTS },
+    imports: { maxBytes: v.IMPORT_MAX_BYTES, dir: v.IMPORT_DIR },
     embeddings: v.EMBEDDINGS_BASE_URL
       ? {
           baseUrl: v.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''),

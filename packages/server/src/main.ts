@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
 import { stopAcceptingOnceQueueEmpty } from './http/stop-accepting.js';
+import { prettyLogs } from './logging.js';
+import { printStartBanner, startInfo } from './start-banner.js';
 import { warmUpNextTick } from './warm-up.js';
 
 export interface RunningServer {
@@ -44,21 +46,11 @@ export async function startServer(config: Config, extra: Omit<AppOptions, 'confi
   const { app, address } = await starting;
   const bound = app.server.address();
   const port = bound && typeof bound === 'object' ? bound.port : config.port;
-  process.stderr.write(`\nOpen ${explorerUrl(config.host, port)} in a browser to explore your brains.\n`);
   const activeKeys = await app.domain.store.countActiveApiKeys();
-  if (activeKeys === 0) {
-    app.log.warn('no API key exists yet; create one with: npx snapgraph keys create --plan free');
-    process.stderr.write(
-      '\nNo API key exists yet. Create one (it is shown once) with:\n  npx snapgraph keys create --plan free\n\n',
-    );
-  }
+  // On a terminal the pretty log and standard error are one screen: the advice is said once.
+  const logIsTerminal = prettyLogs(config.logFormat) && process.stdout.isTTY === true && process.stderr.isTTY === true;
+  printStartBanner(startInfo(config, port, activeKeys), app.log, logIsTerminal);
   return { app, address, stop };
-}
-
-/** The explorer's address as a person types it: a wildcard host means this machine. */
-function explorerUrl(configuredHost: string, port: number): string {
-  const host = ['0.0.0.0', '::', ''].includes(configuredHost) ? '127.0.0.1' : configuredHost;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
 }
 
 async function listen(config: Config, extra: Omit<AppOptions, 'config'>) {

@@ -35,9 +35,20 @@ describe('settings', () => {
       trustProxy: false,
       backgroundWork: true,
       jobs: { leaseMs: 30_000, maxAttempts: 3 },
+      imports: { maxBytes: 256 * 1024 * 1024, dir: undefined },
       embeddings: undefined,
       llm: undefined,
     });
+  });
+
+  it('reads IMPORT_MAX_BYTES and IMPORT_DIR, and refuses a limit that is not a positive whole number', () => {
+    assert.deepEqual(loadConfig({ IMPORT_MAX_BYTES: '1048576', IMPORT_DIR: 'uploads' }).imports, {
+      maxBytes: 1_048_576,
+      dir: 'uploads',
+    });
+    for (const bad of ['0', '-1', '1.5', '1e6']) {
+      assert.throws(() => loadConfig({ IMPORT_MAX_BYTES: bad }), /IMPORT_MAX_BYTES/);
+    }
   });
 
   it('reads the job settings, and refuses a lease too short to renew or no attempt at all', () => {

@@ -399,6 +399,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s jobs, newest first, optionally of one status or kind */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{id}": {
         parameters: {
             query?: never;
@@ -410,6 +427,26 @@ export interface paths {
         get: operations["getJob"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/brains/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an export file (NDJSON or GraphML) as a job
+         * @description The body is a file from GET /v1/brains/:id/export or `snapgraph export`, sent as `application/x-ndjson` or `application/graphml+xml` (up to IMPORT_MAX_BYTES, default 256 MiB). Always a job: 202, then GET /v1/jobs/:id.
+         */
+        post: operations["importBrain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -498,6 +535,23 @@ export interface paths {
         put?: never;
         /** Promote a memory into snapshots, linked automatically; again: 200 with the same snapshots */
         post: operations["promoteMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promote a memory into snapshots, linked automatically; again: 200 with the same snapshots */
+        post: operations["promoteMemoryAlias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -909,6 +963,49 @@ export interface components {
             /** @description Always "ok": the process answers */
             status: string;
         };
+        /**
+         * ImportAccepted
+         * @description Accepted: the import runs as a job. When it succeeds, its result is `{ brain_id, counts }`; a file with bad lines fails it with `error.details: [{ line, reason }]` (the first 100) and nothing imported.
+         */
+        ImportAccepted: {
+            data: components["schemas"]["ImportJob"];
+        };
+        /** ImportJob */
+        ImportJob: {
+            /** @description job_…: poll GET /v1/jobs/{job_id} (also in Location) */
+            job_id: string;
+            /** @description job_… */
+            id: string;
+            /** @description What the job does, e.g. crystallize */
+            kind: string;
+            /**
+             * @description queued, running, succeeded or failed
+             * @enum {unknown}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description Where the work is; written every few hundred milliseconds at most */
+            progress: {
+                /** @description queued, a phase named by the work, or done */
+                phase: string;
+                done: number;
+                /** @description 0 while unknown */
+                total: number;
+            };
+            /** @description When succeeded: the body the synchronous request would have answered; otherwise null */
+            result: unknown;
+            /** @description When failed: the error body the synchronous request would have answered ({ error: { code, message, details }, request_id }); otherwise null */
+            error: unknown;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
         /** IngestRequest */
         IngestRequest: {
             /** @description The text, 20 to 1000000 characters after trimming (also for source_type url) */
@@ -998,6 +1095,16 @@ export interface components {
                  */
                 status: "queued" | "running" | "succeeded" | "failed";
             };
+        };
+        /**
+         * JobList
+         * @description A page of the caller’s jobs, newest first
+         */
+        JobList: {
+            data: components["schemas"]["Job"][];
+            /** @description Number of all the caller’s jobs that match the filters */
+            count: number;
+            next_cursor?: string | null;
         };
         /**
          * JobResponse
@@ -3395,6 +3502,48 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description queued, running, succeeded or failed */
+                status?: "queued" | "running" | "succeeded" | "failed";
+                /** @description Only jobs of this kind, e.g. import or crystallize */
+                kind?: string;
+                /** @description Page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Number of items to skip (default 0) */
+                offset?: number;
+                /** @description Extension: keyset pagination. Empty for the first page, then the next_cursor of the previous page; costs the same at any depth. Not combinable with offset. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller’s jobs, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getJob: {
         parameters: {
             query?: never;
@@ -3428,6 +3577,43 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importBrain: {
+        parameters: {
+            query?: {
+                /** @description Import into this existing brain of yours, under new ids (as `snapgraph import --brain`); without it, the file’s brain is created in your account */
+                brain_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the import runs as a job. When it succeeds, its result is `{ brain_id, counts }`; a file with bad lines fails it with `error.details: [{ line, reason }]` (the first 100) and nothing imported. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3727,6 +3913,68 @@ export interface operations {
         };
     };
     promoteMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The memory’s id
+                 * @example mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MemoryPromote"];
+            };
+        };
+        responses: {
+            /** @description The memory and the snapshots it was promoted into */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPromoted"];
+                };
+            };
+            /** @description Created; `Location` names the new object */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPromoted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    promoteMemoryAlias: {
         parameters: {
             query?: never;
             header?: never;

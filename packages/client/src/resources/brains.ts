@@ -1,4 +1,5 @@
 import { items, offsetPages } from '../paging.js';
+import { importBrain } from './brain-import.js';
 import type { Transport } from '../transport.js';
 import type {
   Brain,
@@ -8,6 +9,9 @@ import type {
   BrainUpdate,
   CallOptions,
   ExportLine,
+  ImportAccepted,
+  ImportFile,
+  ImportOptions,
   WriteOptions,
 } from '../types.js';
 
@@ -74,6 +78,15 @@ export class Brains {
       yield parsed;
     }
     if (!ended) throw new Error(`the export of ${id} stopped before its end line`);
+  }
+
+  /**
+   * Imports an export file (NDJSON, or GraphML with `format: 'graphml'`) as a job: into your
+   * account, keeping the file's ids where they are free, or into `brainId` under new ids.
+   * Follow the job with `sg.waitForJob(accepted.job_id)`: its result is `{ brain_id, counts }`.
+   */
+  import(file: ImportFile, options: ImportOptions = {}): Promise<ImportAccepted> {
+    return importBrain(this.http, file, options);
   }
 
   /** The brain as a GraphML document (`?format=graphml`), for graph tools. */

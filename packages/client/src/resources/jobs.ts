@@ -1,6 +1,7 @@
 import { errorFromJob } from '../errors.js';
+import { cursorPages, items } from '../paging.js';
 import type { Transport } from '../transport.js';
-import type { CallOptions, Job } from '../types.js';
+import type { CallOptions, Job, JobListQuery, JobPage } from '../types.js';
 
 export interface WaitOptions {
   /** Stops waiting (and the request in flight); the wait rejects with the signal's reason. */
@@ -19,6 +20,21 @@ const DEFAULT_POLL_MS = 1_000;
 /** `/v1/jobs`: work that runs after its request answered 202 (DESIGN 4.7). */
 export class Jobs {
   constructor(private readonly http: Transport) {}
+
+  /** One page of your jobs, newest first, optionally of one `status` or `kind`; `count` counts every match. */
+  list(query: JobListQuery = {}, options: CallOptions = {}): Promise<JobPage> {
+    return this.http.request({ method: 'GET', path: '/v1/jobs', query, ...options });
+  }
+
+  /** Every page, walked by cursor. */
+  pages(query: Omit<JobListQuery, 'cursor' | 'offset'> = {}, options: CallOptions = {}) {
+    return cursorPages((cursor) => this.list({ ...query, cursor }, options));
+  }
+
+  /** Every job, one by one. */
+  iterate(query: Omit<JobListQuery, 'cursor' | 'offset'> = {}, options: CallOptions = {}) {
+    return items<Job>(this.pages(query, options));
+  }
 
   /** The job as it is now: `queued`, `running`, `succeeded` (with `result`) or `failed` (with `error`). */
   async get(id: string, options: CallOptions = {}): Promise<Job> {

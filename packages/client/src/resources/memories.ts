@@ -101,7 +101,7 @@ export class Memories {
   async promote(id: string, body: MemoryPromoteRequest = {}, options: WriteOptions = {}): Promise<MemoryPromoted> {
     return this.http.data<MemoryPromoted>({
       method: 'POST',
-      path: '/v1/memories/{id}/crystallize',
+      path: '/v1/memories/{id}/promote',
       params: { id },
       body,
       ...options,

@@ -12,21 +12,24 @@ const HELP = `snapgraph ${VERSION} — knowledge-graph service
 Usage:
   snapgraph serve                      start the HTTP server (PORT, HOST, DATABASE_URL, REDIS_URL, LOG_LEVEL)
   snapgraph migrate                    apply pending database migrations
-  snapgraph keys create --plan free|pro|enterprise [--brain <brain_id>] [--rpm N --burst N] [--json]
+  snapgraph keys create --plan free|pro|enterprise [--brain <id or name>] [--rpm N --burst N] [--json]
   snapgraph keys list [--account <account_id>] [--json]
   snapgraph keys revoke <key_id> [--json]
   snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N] [--json]
   snapgraph brains create --name <name> [--account <account_id> | --key <key_id>] [--json]
   snapgraph brains list [--account <account_id>] [--json]
-  snapgraph search <query> [--brain <brain_id>] [--limit N] [--no-graph] [--json]
-  snapgraph crystallize <file|-> [--brain <brain_id>] [--review] [--source-type T] [--no-link] [--json]
+  snapgraph search <query> [--brain <id or name>] [--limit N] [--no-graph] [--json]
+  snapgraph crystallize <file|-> [--brain <id or name>] [--review] [--source-type T] [--no-link] [--json]
+  snapgraph captures list [--brain <id or name>] [--json] | accept <capture_id> [--json] | reject <capture_id> [--json]
   snapgraph ingest <file|-> --title <title> --source-type <type> [--author A] [--url U] [--domain D]
-                   [--brain <brain_id>] [--no-snapshots] [--json]
-  snapgraph export --brain <brain_id> [--format jsonl|graphml] [--out <file>]
-  snapgraph import <file> [--brain <brain_id>] [--json]
+                   [--brain <id or name>] [--no-snapshots] [--json]
+  snapgraph export --brain <id or name> [--format jsonl|graphml] [--out <file>]
+  snapgraph import <file> [--brain <id or name>] [--json]
 
 crystallize and ingest read a file, or standard input for "-"; without --brain they use the only
-brain there is. With LLM_BASE_URL set they use that LLM, otherwise the built-in extractor.
+brain there is. --brain takes a brain's id, or its name when one brain has that name. Every
+command that opens the database names it on standard error ("database: ./data/snapgraph.db").
+With LLM_BASE_URL set they use that LLM, otherwise the built-in extractor.
 Without --brain, "keys create" makes a new account with a default brain for the key. On an
 install with no account yet, "brains create" makes a new account for the brain.
 
@@ -71,6 +74,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return 0;
       case 'ingest':
         await (await import('./commands/ingest.js')).ingestCommand(args, io);
+        return 0;
+      case 'captures':
+        await (await import('./commands/captures.js')).capturesCommand(args, io);
         return 0;
       case '--version':
       case 'version':

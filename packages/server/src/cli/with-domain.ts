@@ -1,17 +1,22 @@
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import type { Domain } from '../domain/context.js';
+import { databaseLabel } from '../database-label.js';
 import { openStore } from '../store/open-store.js';
+import { processIo, type CliIo } from './io.js';
 
 /**
- * Runs one command against the configured database, migrated first if the config says so
+ * Runs one command against the configured database (named on standard error), migrated first if the config says so
  * (`migrate: false` for the migrate command itself, which reports what it applies).
  */
 export async function withDomain<T>(
   work: (domain: Domain) => Promise<T>,
-  options: { migrate: boolean; llm?: boolean } = { migrate: true },
+  options: { migrate: boolean; llm?: boolean; io?: CliIo } = { migrate: true },
 ): Promise<T> {
   const config = loadConfig();
+  // Which database a command wrote to is never a guess (DESIGN 5.3); standard error, so
+  // --json output stays what it was.
+  (options.io ?? processIo).err(`database: ${databaseLabel(config.databaseUrl)}`);
   const store = await openStore(config.databaseUrl, config.postgres);
   try {
     if (options.migrate && config.migrateOnStart) await store.migrate();

@@ -11,8 +11,10 @@ export function registerJsonBody(app: FastifyInstance): void {
   // refuses a type it has no parser for before it reads the length. Checked after the key and
   // the rate limit (onRequest), from Content-Length; a chunked body is measured as it is read.
   // Fastify's own error, so that the error handler words it as it words Fastify's 413.
-  const limit = app.initialConfig.bodyLimit ?? Infinity;
+  const appLimit = app.initialConfig.bodyLimit ?? Infinity;
   app.addHook('preParsing', (request, _reply, payload, done) => {
+    // A route may take more (POST /v1/brains/import: IMPORT_MAX_BYTES).
+    const limit = request.routeOptions.bodyLimit ?? appLimit;
     const length = request.headers['content-length'];
     if (length !== undefined && Number(length) > limit) done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
     else done(null, payload);

@@ -115,6 +115,10 @@ export function groupOf(method: string, path: string): RateLimitGroup {
       return 'memories';
     case 'ingest':
       return 'knowledge';
+    case 'brains':
+      // Importing a brain is knowledge work (DESIGN 5.2); the rest of /brains counts as snapshots.
+      if (resource[1] === 'import' && !read) return 'knowledge';
+      return read ? 'snapshots_read' : 'snapshots_write';
     case 'specific-knowledge':
       // Sources and entries are read and edited as snapshots are (DESIGN 4.6); the rest
       // (ingest, search, and any path of the group that has no route yet) is knowledge work.

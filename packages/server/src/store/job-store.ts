@@ -3,6 +3,8 @@
  * (DESIGN 4.7): the `jobs` and `idempotency_keys` tables of migration 5, on both stores.
  */
 
+import type { Page, PageOf } from '../model.js';
+
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -30,6 +32,12 @@ export interface JobRecord {
   updated_at: string;
 }
 
+/** Which of an account's jobs to list (GET /v1/jobs, DESIGN 5.2). */
+export interface JobFilter {
+  status?: JobStatus | undefined;
+  kind?: string | undefined;
+}
+
 export type NewJob = Pick<JobRecord, 'id' | 'account_id' | 'key_id' | 'kind' | 'input' | 'created_at'>;
 
 export type JobOutcome = { status: 'succeeded'; result: string } | { status: 'failed'; error: string };
@@ -46,6 +54,8 @@ export interface JobStore {
   unfinished(): Promise<number>;
   /** The account's job, or undefined (another account's job is not found). */
   get(accountId: string, id: string): Promise<JobRecord | undefined>;
+  /** A page of the account's jobs, newest first (DESIGN 1.3), and how many match in all. */
+  list(accountId: string, filter: JobFilter, page: Page): Promise<PageOf<JobRecord>>;
   /**
    * Leases up to `limit` jobs to `owner`, oldest first: queued ones, and running ones whose
    * lease ran out (their runner died), of these kinds only (the ones this process can run).

@@ -63,6 +63,8 @@ export interface TestApiOptions {
   jobs?: { leaseMs: number; maxAttempts: number };
   /** GET /metrics (METRICS=true). */
   metrics?: boolean;
+  /** IMPORT_MAX_BYTES and IMPORT_DIR (POST /v1/brains/import). */
+  imports?: { maxBytes: number; dir: string | undefined };
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -82,6 +84,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       metrics: options.metrics ?? false,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
+      ...(options.imports ? { imports: options.imports } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
@@ -146,7 +149,10 @@ function injector(app: FastifyInstance): TestApi['request'] {
  */
 export async function connectTestApi(
   databasePath: string,
-  options: Pick<TestApiOptions, 'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs'> = {},
+  options: Pick<
+    TestApiOptions,
+    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'imports'
+  > = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
     config: {
@@ -157,6 +163,7 @@ export async function connectTestApi(
       embeddings: options.embeddings,
       ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
+      ...(options.imports ? { imports: options.imports } : {}),
     },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });

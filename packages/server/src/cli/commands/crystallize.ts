@@ -7,7 +7,7 @@ import { progressOnStderr, readTextArgument } from '../text-input.js';
 import { withDomain } from '../with-domain.js';
 
 const USAGE =
-  'usage: snapgraph crystallize <file|-> [--brain <brain_id>] [--review] [--source-type <type>] [--no-link] [--json]';
+  'usage: snapgraph crystallize <file|-> [--brain <id or name>] [--review] [--source-type <type>] [--no-link] [--json]';
 
 /**
  * `snapgraph crystallize`: a file (or standard input) into snapshots of a brain, as
@@ -53,7 +53,7 @@ function summary(result: CrystallizeResult): string {
     ? data.captures.map((c) => `${c.id}  ${c.snapshot.type.padEnd(10)}  ${c.snapshot.name}`)
     : data.snapshots.map((s) => `${s.id}  ${s.type.padEnd(10)}  ${s.name}`);
   const made = data.captures
-    ? `${data.captures.length} capture(s) to review (snapgraph has no accept command: POST /v1/captures/:id/accept)`
+    ? `${data.captures.length} capture(s) to review (snapgraph captures accept <id> | reject <id>)`
     : `${data.count} snapshot(s) and ${data.edges.length} automatic edge(s)`;
   return [
     ...lines,

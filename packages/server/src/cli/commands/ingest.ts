@@ -9,7 +9,7 @@ import { withDomain } from '../with-domain.js';
 
 const USAGE =
   `usage: snapgraph ingest <file|-> --title <title> --source-type <${KNOWLEDGE_SOURCE_TYPES.join('|')}> ` +
-  '[--author <name>] [--url <url>] [--domain <domain>] [--brain <brain_id>] [--no-snapshots] [--json]';
+  '[--author <name>] [--url <url>] [--domain <domain>] [--brain <id or name>] [--no-snapshots] [--json]';
 
 /** `snapgraph ingest`: a file (or standard input) as a knowledge source, as POST /v1/specific-knowledge/ingest does. */
 export async function ingestCommand(args: string[], io: CliIo): Promise<void> {

@@ -3,6 +3,7 @@ import { issueApiKey, revokeApiKey, updateApiKeyLimits } from '../../domain/keys
 import { PLANS, type Plan } from '../../model.js';
 import { positiveInteger, table, UsageError, type CliIo } from '../io.js';
 import { withDomain } from '../with-domain.js';
+import { findCliBrain } from '../brain-scope.js';
 
 function parsePlan(value: string | undefined): Plan | undefined {
   if (value === undefined) return undefined;
@@ -40,9 +41,10 @@ async function createKey(args: string[], io: CliIo): Promise<void> {
   const plan = parsePlan(values.plan) as Plan;
   const rpm = positiveInteger('--rpm', values.rpm);
   const burst = positiveInteger('--burst', values.burst);
-  const { key, record } = await withDomain((domain) =>
-    issueApiKey(domain, { plan, brainId: values.brain, rpm, burst }),
-  );
+  const { key, record } = await withDomain(async (domain) => {
+    const brainId = values.brain === undefined ? undefined : (await findCliBrain(domain, values.brain)).id;
+    return issueApiKey(domain, { plan, brainId, rpm, burst });
+  });
   const summary = {
     key,
     key_id: record.id,

@@ -4,7 +4,7 @@ import { positiveInteger, UsageError, type CliIo } from '../io.js';
 import { operatorOf, resolveCliBrain } from '../brain-scope.js';
 import { withDomain } from '../with-domain.js';
 
-const USAGE = 'usage: snapgraph search <query> [--brain <brain_id>] [--limit N] [--no-graph] [--json]';
+const USAGE = 'usage: snapgraph search <query> [--brain <id or name>] [--limit N] [--no-graph] [--json]';
 
 /**
  * `snapgraph search`: the search API's ranking (text and graph; meaning needs the server's

@@ -2,7 +2,6 @@ import { closeSync, openSync, readSync, renameSync, rmSync, createWriteStream } 
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { notFound } from '../../errors.js';
 import {
   EXPORT_FORMATS,
   exportBrain,
@@ -14,9 +13,10 @@ import {
 import { UsageError, type CliIo } from '../io.js';
 import { progressView } from '../progress.js';
 import { withDomain } from '../with-domain.js';
+import { findCliBrain } from '../brain-scope.js';
 
-const EXPORT_USAGE = 'usage: snapgraph export --brain <brain_id> [--format jsonl|graphml] [--out <file>]';
-const IMPORT_USAGE = 'usage: snapgraph import <file> [--brain <brain_id>] [--json]';
+const EXPORT_USAGE = 'usage: snapgraph export --brain <id or name> [--format jsonl|graphml] [--out <file>]';
+const IMPORT_USAGE = 'usage: snapgraph import <file> [--brain <id or name>] [--json]';
 
 /**
  * `snapgraph export`: the brain's file on stdout or in --out. A file is written beside its
@@ -32,9 +32,9 @@ export async function exportCommand(args: string[], _io: CliIo): Promise<void> {
   if (values.brain === undefined || positionals.length > 0) throw new UsageError(EXPORT_USAGE);
   const format = values.format as ExportFormat;
   if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be jsonl or graphml\n${EXPORT_USAGE}`);
-  const brainId = values.brain;
+  const named = values.brain;
   await withDomain(async (domain) => {
-    if (!(await domain.store.getBrainUnscoped(brainId))) throw notFound(`brain ${brainId}`);
+    const brainId = (await findCliBrain(domain, named)).id;
     const text = Readable.from(exportBrain(domain, brainId, format));
     if (values.out === undefined) {
       await pipeline(text, process.stdout, { end: false });
@@ -63,9 +63,10 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   const source = importSource(path, firstCharacter(path));
   const view = progressView();
   try {
-    const result = await withDomain((domain) =>
-      importFile(domain, source, { brainId: values.brain, onProgress: (progress) => view.update(progress) }),
-    );
+    const result = await withDomain(async (domain) => {
+      const brainId = values.brain === undefined ? undefined : (await findCliBrain(domain, values.brain)).id;
+      return importFile(domain, source, { brainId, onProgress: (progress) => view.update(progress) });
+    });
     view.stop();
     if (values.json) io.out(JSON.stringify(result));
     else if (result.alreadyImported) io.out(`Nothing to do: this file was already imported into ${result.brainId}.`);

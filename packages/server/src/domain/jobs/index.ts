@@ -28,5 +28,5 @@ export {
   type JobFunction,
   type JobResponse,
 } from './registry.js';
-export { enqueueJob, getJob, type JobView } from './jobs.js';
+export { enqueueJob, getJob, listJobs, type JobView } from './jobs.js';
 export { runClaimedJob, type RunSettings } from './run.js';

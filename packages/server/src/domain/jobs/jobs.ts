@@ -1,8 +1,9 @@
 import { isoTime } from '../../clock.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Principal } from '../../model.js';
-import type { JobProgress, JobRecord, JobStatus } from '../../store/job-store.js';
+import type { ListPage, Principal } from '../../model.js';
+import type { JobFilter, JobProgress, JobRecord, JobStatus } from '../../store/job-store.js';
+import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import type { Domain } from '../context.js';
 import { jobFunction } from './registry.js';
 
@@ -69,4 +70,16 @@ export async function getJob(domain: Domain, principal: Principal, id: string): 
   const job = await domain.store.jobs.get(principal.accountId, id);
   if (!job) throw notFound('job');
   return jobView(job);
+}
+
+/** The caller's jobs, newest first, optionally of one status or kind (DESIGN 5.2). */
+export async function listJobs(
+  domain: Domain,
+  principal: Principal,
+  query: PageRequest & JobFilter,
+): Promise<ListPage<JobView>> {
+  const filter = { status: query.status, kind: query.kind };
+  const page = await domain.store.jobs.list(principal.accountId, filter, pageQuery(query, 'job'));
+  const { rows, nextCursor } = pageResult(page.rows, query.limit);
+  return { rows: rows.map(jobView), total: page.total, nextCursor };
 }

@@ -29,6 +29,13 @@ export interface ImportSource {
 export interface ImportOptions {
   /** Import into this existing brain (new ids) instead of the file's own brain (ids kept). */
   brainId?: string | undefined;
+  /**
+   * Import for this account only (POST /v1/brains/import, DESIGN 5.2): an existing brain must be
+   * its; the file's brain is created in it, with the file's ids when the brain's id is free on
+   * this server, else as `freshBrainId` with new ids. `freshBrainId` must be the same each time
+   * one import is run again (the job's), so that a resumed import finds its rows.
+   */
+  account?: { id: string; freshBrainId: string } | undefined;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -37,6 +44,8 @@ export interface ImportResult {
   keptIds: boolean;
   /** Record lines in the file. */
   records: number;
+  /** Records in the file, by kind (brain, snapshot, edge, …). */
+  counts: Record<string, number>;
   /** The line (the record, in GraphML) an interrupted earlier run had reached, when this run resumed it. */
   resumedAfterLine: number;
   /** True when an earlier run had already imported this file into this brain: nothing was done. */
@@ -72,22 +81,31 @@ export async function importFile(
 ): Promise<ImportResult> {
   const progress = options.onProgress ?? (() => undefined);
   const fingerprint = createHash('sha256');
+  const counts: Record<string, number> = {};
   const checked = await checkFile(
     observe(
       source.lines((line) => fingerprint.update(line).update('\n')),
       () => progress({ phase: 'check', ...source.readPosition() }),
+      counts,
     ),
   );
   if (checked.problems.length > 0 || !checked.header || !checked.brain) throw new ImportRejected(checked.problems);
-  const target = await importTarget(domain, checked.header.brain_id, checked.brain, options.brainId);
-  const runId = createHash('sha256')
-    .update(`${fingerprint.digest('hex')}\0${target.brainId}\0${target.keepIds ? 'kept' : 'remapped'}`)
-    .digest('hex');
+  const digest = fingerprint.digest('hex');
+  const runIdOf = (target: ImportTarget) =>
+    createHash('sha256')
+      .update(`${digest}\0${target.brainId}\0${target.keepIds ? 'kept' : 'remapped'}`)
+      .digest('hex');
+  const target =
+    options.account && options.brainId === undefined
+      ? await accountTarget(domain, source, checked.header.brain_id, options.account, runIdOf)
+      : await importTarget(domain, checked.header.brain_id, checked.brain, options.brainId);
+  const runId = runIdOf(target);
   const records = checked.items - 2;
   const result: ImportResult = {
     brainId: target.brainId,
     keptIds: target.keepIds,
     records,
+    counts,
     resumedAfterLine: 0,
     alreadyImported: false,
     written: {},
@@ -170,11 +188,76 @@ async function importTarget(
   };
 }
 
-/** Passes the lines through, calling `tick` every few thousand of them. */
-async function* observe(lines: AsyncIterable<SourceLine>, tick: () => void): AsyncIterable<SourceLine> {
+/**
+ * Where an import for one account goes (ImportOptions.account): the file's brain under its own
+ * ids when they are all free on this server — or when it is this account's brain that an
+ * interrupted run of this same import began — and otherwise a new brain, `freshBrainId`, with
+ * new ids. The fresh
+ * brain is created by the import's first batch, so once it exists this import is resuming.
+ */
+async function accountTarget(
+  domain: Domain,
+  source: ImportSource,
+  fileBrainId: string,
+  account: { id: string; freshBrainId: string },
+  runIdOf: (target: ImportTarget) => string,
+): Promise<ImportTarget> {
+  const kept: ImportTarget = { brainId: fileBrainId, accountId: account.id, keepIds: true, mapId: (id) => id };
+  const fresh: ImportTarget = {
+    brainId: account.freshBrainId,
+    accountId: account.id,
+    keepIds: false,
+    createsBrain: true,
+    mapId: (id) => remappedId(id, account.freshBrainId),
+  };
+  if (await domain.store.getBrainUnscoped(account.freshBrainId)) return fresh;
+  const existing = await domain.store.getBrainUnscoped(fileBrainId);
+  if (!existing) return (await anyIdTaken(domain, source)) ? fresh : kept;
+  const began = existing.account_id === account.id ? await domain.store.transfer.checkpoint(runIdOf(kept)) : undefined;
+  return began && !began.finished ? kept : fresh;
+}
+
+/** Ids of a file's records are looked up this many at a time. */
+const ID_BATCH = 1000;
+
+/**
+ * Whether any record of the (checked) file has an id that exists already on this server, in
+ * any account: then none of the file's ids is kept (DESIGN 5.2). One more read of the file,
+ * with one query per thousand ids.
+ */
+async function anyIdTaken(domain: Domain, source: ImportSource): Promise<boolean> {
+  const pending = new Map<Section, string[]>();
+  const taken = async (section: Section, ids: string[]) =>
+    (await domain.store.transfer.countExisting(section.shape, ids)) > 0;
+  for await (const item of source.lines()) {
+    if (item.error !== undefined) continue;
+    const record = item.value as { kind?: unknown; data?: { id?: unknown } } | null;
+    const section = typeof record?.kind === 'string' ? sectionOf.get(record.kind) : undefined;
+    const id = record?.data?.id;
+    if (!section || typeof id !== 'string' || !('id' in section.shape.columns)) continue;
+    const ids = pending.get(section) ?? [];
+    pending.set(section, ids);
+    ids.push(id);
+    if (ids.length >= ID_BATCH) {
+      if (await taken(section, ids)) return true;
+      pending.set(section, []);
+    }
+  }
+  for (const [section, ids] of pending) if (ids.length > 0 && (await taken(section, ids))) return true;
+  return false;
+}
+
+/** Passes the lines through, calling `tick` every few thousand of them, and counts records by kind. */
+async function* observe(
+  lines: AsyncIterable<SourceLine>,
+  tick: () => void,
+  counts: Record<string, number>,
+): AsyncIterable<SourceLine> {
   let n = 0;
   for await (const line of lines) {
     if (++n % 5000 === 0) tick();
+    const kind = line.error === undefined ? (line.value as { kind?: unknown } | null)?.kind : undefined;
+    if (n > 1 && typeof kind === 'string' && kind !== END_KIND) counts[kind] = (counts[kind] ?? 0) + 1;
     yield line;
   }
   tick();

@@ -1,10 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getJob } from '../../domain/jobs/index.js';
+import { getJob, listJobs } from '../../domain/jobs/index.js';
+import { pageBody } from '../json-text.js';
 import { IdParamsOf } from '../schemas/common.js';
 import { responses } from '../schemas/responses.js';
-import { JobEnvelope } from '../schemas/job.js';
+import { JobEnvelope, JobListEnvelope, JobListQuery } from '../schemas/job.js';
 
 export const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/jobs',
+    {
+      schema: {
+        tags: ['jobs'],
+        operationId: 'listJobs',
+        summary: 'The caller’s jobs, newest first, optionally of one status or kind',
+        querystring: JobListQuery,
+        response: responses({ 200: JobListEnvelope }, 400),
+      },
+    },
+    async (request) => {
+      const page = await listJobs(app.domain, request.principal, request.query);
+      return pageBody(page, request.query.cursor !== undefined);
+    },
+  );
+
   app.get(
     '/jobs/:id',
     {

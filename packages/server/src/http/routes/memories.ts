@@ -129,30 +129,36 @@ export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/memories/:id/crystallize',
-    {
-      schema: {
-        tags,
-        operationId: 'promoteMemory',
-        summary: 'Promote a memory into snapshots, linked automatically; again: 200 with the same snapshots',
-        params: IdParams,
-        body: optionalBody(MemoryPromoteBody),
-        response: responses(
-          { 200: MemoryPromotedEnvelope, 201: created(MemoryPromotedEnvelope) },
-          400,
-          404,
-          409,
-          413,
-          415,
-          502,
-        ),
+  // `/promote` is the name the client and the MCP server use (DESIGN 5.2): the same operation.
+  for (const [path, operationId] of [
+    ['/memories/:id/crystallize', 'promoteMemory'],
+    ['/memories/:id/promote', 'promoteMemoryAlias'],
+  ] as const) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags,
+          operationId,
+          summary: 'Promote a memory into snapshots, linked automatically; again: 200 with the same snapshots',
+          params: IdParams,
+          body: optionalBody(MemoryPromoteBody),
+          response: responses(
+            { 200: MemoryPromotedEnvelope, 201: created(MemoryPromotedEnvelope) },
+            400,
+            404,
+            409,
+            413,
+            415,
+            502,
+          ),
+        },
+        preValidation: noBodyIsEmpty,
       },
-      preValidation: noBodyIsEmpty,
-    },
-    async (request, reply) => {
-      const result = await promoteMemory(app.domain, request.principal, request.params.id, request.body);
-      return reply.code(result.created ? 201 : 200).send({ data: result.data });
-    },
-  );
+      async (request, reply) => {
+        const result = await promoteMemory(app.domain, request.principal, request.params.id, request.body);
+        return reply.code(result.created ? 201 : 200).send({ data: result.data });
+      },
+    );
+  }
 };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { JOB_STATUSES } from '../../store/job-store.js';
-import { Timestamp } from './common.js';
+import { NextCursor, PageCursor, PageLimit, PageOffset, Timestamp } from './common.js';
 
 const JobStatus = Type.Enum([...JOB_STATUSES], { description: 'queued, running, succeeded or failed' });
 
@@ -42,3 +42,22 @@ export const JobSchema = Type.Object(
 );
 
 export const JobEnvelope = Type.Object({ data: JobSchema }, { title: 'JobResponse', description: 'The job' });
+
+export const JobListQuery = Type.Object({
+  status: Type.Optional(JobStatus),
+  kind: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Only jobs of this kind, e.g. import or crystallize' }),
+  ),
+  limit: PageLimit(100),
+  offset: PageOffset,
+  cursor: PageCursor,
+});
+
+export const JobListEnvelope = Type.Object(
+  {
+    data: Type.Array(JobSchema),
+    count: Type.Integer({ description: 'Number of all the caller’s jobs that match the filters' }),
+    next_cursor: NextCursor,
+  },
+  { title: 'JobList', description: 'A page of the caller’s jobs, newest first' },
+);

@@ -1,14 +1,22 @@
 import type pg from 'pg';
-import type { JobOutcome, JobProgress, JobRecord, JobStore, NewJob } from '../job-store.js';
+import type { Page, PageOf } from '../../model.js';
+import type { JobFilter, JobOutcome, JobProgress, JobRecord, JobStore, NewJob } from '../job-store.js';
 import { JOB_COLUMNS, jobFromRow, type JobRow } from '../job-rows.js';
 
 const lease = (param: string) => `now() + make_interval(secs => ${param}::double precision / 1000)`;
 const HELD = `id = $1 AND lease_owner = $2 AND status = 'running'`;
 
+/** The account's jobs matching the list's filters (a null filter matches every job). */
+const LISTED = `account_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR kind = $3)`;
+
 const SQL = {
   jobInsert: `INSERT INTO jobs (id, account_id, key_id, kind, input, created_at, updated_at)
     VALUES ($1, $2, $3, $4, $5, $6, $6)`,
   jobUnfinished: `SELECT count(*)::int AS n FROM jobs WHERE status IN ('queued', 'running')`,
+  jobList: `SELECT ${JOB_COLUMNS} FROM jobs WHERE ${LISTED}
+      AND ($6::timestamptz IS NULL OR (created_at, id) < ($6, $7))
+    ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+  jobCount: `SELECT count(*)::int AS n FROM jobs WHERE ${LISTED}`,
   jobGet: `SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`,
   // Rows another instance is claiming are skipped, not waited for: each job is leased to one runner.
   jobClaim: `UPDATE jobs SET status = 'running', lease_owner = $1, leased_until = ${lease('$3')},
@@ -40,6 +48,16 @@ export class PostgresJobStore implements JobStore {
 
   async insert(job: NewJob): Promise<void> {
     await this.query('jobInsert', [job.id, job.account_id, job.key_id, job.kind, job.input, job.created_at]);
+  }
+
+  async list(accountId: string, filter: JobFilter, page: Page): Promise<PageOf<JobRecord>> {
+    const where = [accountId, filter.status ?? null, filter.kind ?? null];
+    const after = [page.after?.created_at ?? null, page.after?.id ?? null];
+    const [rows, count] = await Promise.all([
+      this.query<JobRow>('jobList', [...where, page.limit, page.offset, ...after]),
+      this.query<{ n: number }>('jobCount', where),
+    ]);
+    return { rows: rows.rows.map(jobFromRow), total: count.rows[0]?.n ?? 0 };
   }
 
   async unfinished(): Promise<number> {

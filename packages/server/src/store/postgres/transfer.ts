@@ -110,4 +110,12 @@ export class PostgresTransferStore implements TransferStore {
     const row = rows[0];
     return row && { id, linesDone: Number(row.lines_done), finished: row.finished };
   }
+
+  async countExisting(shape: TableShape, ids: string[]): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${shape.table} WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    return rows[0]?.n ?? 0;
+  }
 }

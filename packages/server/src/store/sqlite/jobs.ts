@@ -1,10 +1,13 @@
-import type { JobOutcome, JobProgress, JobRecord, JobStore, NewJob } from '../job-store.js';
+import type { Page, PageOf } from '../../model.js';
+import type { JobFilter, JobOutcome, JobProgress, JobRecord, JobStore, NewJob } from '../job-store.js';
 import { JOB_COLUMNS, jobFromRow, type JobRow } from '../job-rows.js';
 import type { GroupCommit } from './group-commit.js';
 import { lazyStatements } from './lazy-statement.js';
 import type { SqliteDatabase } from './open-database.js';
 
 const NOW_MS = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
+/** The account's jobs matching the list's filters (a null filter matches every job). */
+const LISTED = `account_id = @account_id AND (@status IS NULL OR status = @status) AND (@kind IS NULL OR kind = @kind)`;
 const HELD = `id = @id AND lease_owner = @owner AND status = 'running'`;
 
 /**
@@ -26,6 +29,12 @@ export class SqliteJobStore implements JobStore {
       ),
       unfinished: prepared<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')`),
       get: prepared<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = @id AND account_id = @account_id`),
+      list: prepared<JobRow>(
+        `SELECT ${JOB_COLUMNS} FROM jobs WHERE ${LISTED}
+           AND (@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))
+         ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+      ),
+      count: prepared<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE ${LISTED}`),
       due: prepared<{ id: string }>(
         `SELECT id FROM jobs WHERE status IN ('queued', 'running')
            AND (status = 'queued' OR leased_until IS NULL OR leased_until < ${NOW_MS})
@@ -64,6 +73,18 @@ export class SqliteJobStore implements JobStore {
   async get(accountId: string, id: string): Promise<JobRecord | undefined> {
     const row = this.stmt.get().get({ id, account_id: accountId });
     return row && jobFromRow(row);
+  }
+
+  async list(accountId: string, filter: JobFilter, page: Page): Promise<PageOf<JobRecord>> {
+    const where = { account_id: accountId, status: filter.status ?? null, kind: filter.kind ?? null };
+    const rows = this.stmt.list().all({
+      ...where,
+      limit: page.limit,
+      offset: page.offset,
+      after_at: page.after?.created_at ?? null,
+      after_id: page.after?.id ?? null,
+    });
+    return { rows: rows.map(jobFromRow), total: this.stmt.count().get(where)?.n ?? 0 };
   }
 
   claim(owner: string, kinds: string[], limit: number, leaseMs: number, now: string): Promise<JobRecord[]> {

@@ -160,4 +160,13 @@ export class SqliteTransferStore implements TransferStore {
       .get(id);
     return row && { id, linesDone: row.lines_done, finished: row.finished === 1 };
   }
+
+  async countExisting(shape: TableShape, ids: string[]): Promise<number> {
+    const row = this.db
+      .prepare<[string], { n: number }>(
+        `SELECT count(*) AS n FROM ${shape.table} WHERE id IN (SELECT value FROM json_each(?))`,
+      )
+      .get(JSON.stringify(ids));
+    return row?.n ?? 0;
+  }
 }
