@@ -18,6 +18,7 @@ import { ingest, type IngestInput } from '../domain/ingest/index.js';
 import { registerJobKind, type JobFunction } from '../domain/jobs/index.js';
 import { ingestKnowledge, type KnowledgeIngestInput } from '../domain/knowledge/index.js';
 import { linkQueuedSnapshot } from '../domain/linking/index.js';
+import { runImportJob } from '../domain/transfer/import-job.js';
 import type { WorkKind } from '../store/link-store.js';
 import { BackgroundWorker, type WorkerOptions, type WorkHandler } from './worker.js';
 
@@ -44,6 +45,8 @@ export const JOB_KINDS: Readonly<Record<string, JobFunction>> = {
     status: 201,
     body: await ingestKnowledge(domain, principal, input as KnowledgeIngestInput, { progress, signal }),
   }),
+  // POST /v1/brains/import (http/routes/brain-import.ts): the uploaded file, checked then written.
+  import: runImportJob,
 };
 
 // Registered when this module loads (buildApp imports it), so that any process with an app can

@@ -5,11 +5,10 @@ import { enqueueJob, getJob } from '../../domain/jobs/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { IMPORT_MEDIA_TYPES } from '../import/import-files.js';
-import type { ImportJobInput } from '../import/import-job.js';
+import type { ImportJobInput } from '../../domain/transfer/import-job.js';
 import { registerUploadBody, type UploadedFile } from '../import/upload-body.js';
 import { BrainImportAcceptedEnvelope, BrainImportQuery } from '../schemas/brain-import.js';
 import { responses } from '../schemas/responses.js';
-import '../import/import-job.js';
 
 export interface BrainImportOptions {
   /** IMPORT_MAX_BYTES: a larger file is a 413. */

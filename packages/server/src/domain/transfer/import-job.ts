@@ -1,16 +1,15 @@
 import { rm } from 'node:fs/promises';
-import { resolveBrainId } from '../../domain/brains.js';
-import { registerJobKind } from '../../domain/jobs/index.js';
-import { importFile, ImportRejected, importSource } from '../../domain/transfer/index.js';
-import type { ImportSource } from '../../domain/transfer/import.js';
+import { resolveBrainId } from '../brains.js';
+import type { JobFunction } from '../jobs/index.js';
 import { AppError, type ErrorDetails } from '../../errors.js';
-import type { ImportFormat } from './import-files.js';
+import type { ImportSource } from './import.js';
+import { importFile, ImportRejected, importSource } from './index.js';
 
 /** What an import job keeps of its request (DESIGN 5.2). */
 export interface ImportJobInput {
   /** The uploaded file, removed when the job ends. */
   file: string;
-  format: ImportFormat;
+  format: 'jsonl' | 'graphml';
   /** Into this brain of the caller (new ids), as `snapgraph import --brain`. */
   brain_id?: string | undefined;
   /** The brain the file's brain becomes when its id is taken: drawn once, so a resumed run finds it. */
@@ -21,11 +20,11 @@ export interface ImportJobInput {
 const LINES_NAMED = 100;
 
 /**
- * POST /v1/brains/import runs as a job of this kind: the CLI's import (checked first, written in
+ * POST /v1/brains/import runs as a job of kind `import` (background/index.ts): the CLI's import (checked first, written in
  * resumable batches), for the caller's account only. Its result is `{ brain_id, counts }`; a file
  * with bad lines fails it with `error.details: [{ line, reason }]` and nothing written.
  */
-registerJobKind('import', async ({ domain, principal, input, progress, signal }) => {
+export const runImportJob: JobFunction = async ({ domain, principal, input, progress, signal }) => {
   const job = input as ImportJobInput;
   let keepFile = false;
   try {
@@ -46,7 +45,7 @@ registerJobKind('import', async ({ domain, principal, input, progress, signal })
   } finally {
     if (!keepFile) await rm(job.file, { force: true });
   }
-});
+};
 
 /** One `{ line, reason }` per bad line (a line's several problems in one reason), the first 100. */
 function rejected(err: ImportRejected): AppError {
