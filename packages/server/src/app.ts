@@ -3,7 +3,8 @@ import { createBackgroundWorker, JobRunner } from './background/index.js';
 import { startSemanticSearch } from './domain/embeddings/index.js';
 import { createChatProvider } from './providers/chat.js';
 import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { defaultComputeThreads, type Config } from './config.js';
+import { ComputePool } from './domain/compute/index.js';
 import type { Domain } from './domain/context.js';
 import { AppError } from './errors.js';
 import { AccessLog, registerAccessLog } from './http/access-log.js';
@@ -48,6 +49,8 @@ export const API_PREFIXES = ['/v1', '/api/v1'] as const;
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** JOB_LEASE_MS and JOB_MAX_ATTEMPTS, for an app built without them (tests, the CLI). */
 const JOB_DEFAULTS = { leaseMs: 30_000, maxAttempts: 3 };
+/** COMPUTE_QUEUE_MAX and COMPUTE_TIMEOUT_MS, for an app built without them. */
+const COMPUTE_DEFAULTS = { queueMax: 64, timeoutMs: 120_000 };
 
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
@@ -63,6 +66,7 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
       | 'embeddings'
       | 'llm'
       | 'jobs'
+      | 'compute'
       | 'metrics'
       | 'logFormat'
     >
@@ -118,8 +122,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const self: FastifyInstance = app;
   const domain: Domain = { store, clock: options.clock ?? systemClock };
+  // Text work off the event loop: no request's text holds up the others' answers (/healthz).
+  domain.compute = new ComputePool({ threads: defaultComputeThreads(), ...COMPUTE_DEFAULTS, ...config.compute });
   app.decorate('domain', domain);
   if (!options.store) app.addHook('onClose', async () => store.close());
+  app.addHook('onClose', async () => domain.compute?.close());
   app.addHook('onClose', async () => logStream.close());
   const limiter =
     config.rateLimits === false

@@ -8,6 +8,7 @@ import type { Clock } from '../../src/clock.js';
 import { issueApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
 import type { EmbeddingsSettings, LlmSettings } from '../../src/config.js';
+import type { ComputeSettings } from '../../src/domain/compute/index.js';
 
 export interface TestKey {
   key: string;
@@ -63,6 +64,8 @@ export interface TestApiOptions {
   jobs?: { leaseMs: number; maxAttempts: number };
   /** GET /metrics (METRICS=true). */
   metrics?: boolean;
+  /** COMPUTE_THREADS, COMPUTE_QUEUE_MAX, COMPUTE_TIMEOUT_MS. */
+  compute?: ComputeSettings;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -82,6 +85,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       metrics: options.metrics ?? false,
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
+      ...(options.compute ? { compute: options.compute } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
@@ -143,7 +147,10 @@ function injector(app: FastifyInstance): TestApi['request'] {
  */
 export async function connectTestApi(
   databasePath: string,
-  options: Pick<TestApiOptions, 'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs'> = {},
+  options: Pick<
+    TestApiOptions,
+    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'compute'
+  > = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
     config: {
@@ -154,6 +161,7 @@ export async function connectTestApi(
       embeddings: options.embeddings,
       ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
+      ...(options.compute ? { compute: options.compute } : {}),
     },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { parseQuery, type ParsedQuery } from '../search/query.js';
@@ -95,6 +96,9 @@ export class CandidateSearch {
   }
 
   private async search(snapshot: SearchedFields, stored: boolean): Promise<string[]> {
+    // A run searches once per insight, and SQLite answers synchronously: a turn of the event
+    // loop before each search lets other requests in between, however many insights there are.
+    await setImmediate();
     const query = await distinctiveQuery(this.domain, snapshot, stored);
     return this.domain.store.search.bestMatchIds(this.brainId, query, LINK_RULES.candidates + 1);
   }
