@@ -24,6 +24,7 @@ import { registerJsonBody } from './http/json-body.js';
 import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestIdFor } from './http/request-id.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { brainRoutes } from './http/routes/brains.js';
 import { crystallizeRoutes } from './http/routes/crystallize.js';
 import { edgeRoutes } from './http/routes/edges.js';
@@ -176,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // A request that reaches a server already stopping (on a connection kept alive from before).

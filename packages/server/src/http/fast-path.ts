@@ -10,8 +10,12 @@ import { dataEnvelope, JSON_CONTENT_TYPE } from './json-text.js';
 import { rateLimitHeaderLines } from './rate-limit.js';
 import { canWriteReadyHead, writeReadyHead } from './ready-head.js';
 import { requestIdFor } from './request-id.js';
+import { API_CSP } from './security-headers.js';
 import { endInTurn } from './turn-batch.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+
+/** security-headers.ts's headers, as the fast path writes them. */
+const SECURITY_HEADER_LINES = `x-content-type-options: nosniff\r\nx-frame-options: DENY\r\ncontent-security-policy: ${API_CSP}\r\n`;
 
 interface Found {
   principal: Principal;
@@ -117,7 +121,7 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     // The id is ours, or the client's when it passed requestIdFor's pattern: a header value.
     const id = requestIdFor(request);
     const body = dataEnvelope(json);
-    writeReadyHead(response, `x-request-id: ${id}\r\n${limitLines}`, [
+    writeReadyHead(response, `x-request-id: ${id}\r\n${SECURITY_HEADER_LINES}${limitLines}`, [
       'content-type',
       JSON_CONTENT_TYPE,
       'content-length',

@@ -53,4 +53,6 @@ export interface TransferStore {
    */
   writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void>;
   checkpoint(id: string): Promise<ImportCheckpoint | undefined>;
+  /** Of `ids`, those that a row of `shape`'s table (any account's) already has as its `id`. */
+  takenIds(shape: TableShape, ids: string[]): Promise<string[]>;
 }

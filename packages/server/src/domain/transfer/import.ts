@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { AppError, notFound } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import type { Row, TableShape } from '../../store/transfer-store.js';
 import type { Domain } from '../context.js';
 import { END_KIND } from './format.js';
 import type { SourceLine } from './jsonl-source.js';
-import { remappedId } from './remap.js';
-import type { ImportTarget, Section } from './section.js';
+import type { Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
+import { planImport } from './target.js';
 import { checkFile, type LineProblem } from './validate.js';
 
 /** Rows per transaction: large enough that commits cost little, small enough to resume quickly. */
@@ -29,6 +29,11 @@ export interface ImportSource {
 export interface ImportOptions {
   /** Import into this existing brain (new ids) instead of the file's own brain (ids kept). */
   brainId?: string | undefined;
+  /**
+   * The caller's account (POST /v1/brains/import): records go into it only, and `brainId` must
+   * be one of its brains. Without it (the CLI), the account the file names.
+   */
+  accountId?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -79,10 +84,13 @@ export async function importFile(
     ),
   );
   if (checked.problems.length > 0 || !checked.header || !checked.brain) throw new ImportRejected(checked.problems);
-  const target = await importTarget(domain, checked.header.brain_id, checked.brain, options.brainId);
-  const runId = createHash('sha256')
-    .update(`${fingerprint.digest('hex')}\0${target.brainId}\0${target.keepIds ? 'kept' : 'remapped'}`)
-    .digest('hex');
+  const target = await planImport(
+    domain,
+    source,
+    { brainId: checked.header.brain_id, brain: checked.brain, fingerprint: fingerprint.digest('hex') },
+    options,
+  );
+  const runId = target.runId;
   const records = checked.items - 2;
   const result: ImportResult = {
     brainId: target.brainId,
@@ -141,33 +149,6 @@ export async function importFile(
   await flush(checked.items, true);
   tally(undefined);
   return result;
-}
-
-/** The brain records go to: the file's own (created, ids kept) or an existing one (ids remapped). */
-async function importTarget(
-  domain: Domain,
-  fileBrainId: string,
-  brain: Record<string, unknown>,
-  intoBrainId: string | undefined,
-): Promise<ImportTarget> {
-  if (intoBrainId !== undefined && intoBrainId !== fileBrainId) {
-    const existing = await domain.store.getBrainUnscoped(intoBrainId);
-    if (!existing) throw notFound('brain');
-    return {
-      brainId: intoBrainId,
-      accountId: existing.account_id,
-      keepIds: false,
-      mapId: (id) => remappedId(id, intoBrainId),
-    };
-  }
-  // Already there (a resumed or repeated import, or the brain exists): its account stays.
-  const existing = await domain.store.getBrainUnscoped(fileBrainId);
-  return {
-    brainId: fileBrainId,
-    accountId: existing?.account_id ?? (brain.account_id as string),
-    keepIds: true,
-    mapId: (id) => id,
-  };
 }
 
 /** Passes the lines through, calling `tick` every few thousand of them. */

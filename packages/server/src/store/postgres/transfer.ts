@@ -109,6 +109,15 @@ export class PostgresTransferStore implements TransferStore {
     }
   }
 
+  async takenIds(shape: TableShape, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    // The table's name is a section's own constant, never input.
+    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${shape.table} WHERE id = ANY($1::text[])`, [
+      ids,
+    ]);
+    return rows.map((row) => row.id);
+  }
+
   async checkpoint(id: string): Promise<ImportCheckpoint | undefined> {
     const { rows } = await this.pool.query<{ lines_done: number; finished: boolean }>(
       'SELECT lines_done, finished FROM import_runs WHERE id = $1',

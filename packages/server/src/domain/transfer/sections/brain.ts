@@ -58,10 +58,10 @@ export const brainSection: Section = {
     return problems;
   },
   toRows(record, target) {
-    if (!target.keepIds) return [];
+    if (!target.keepIds && !target.createsBrain) return [];
     return [
       { shape: accounts, row: { id: target.accountId, created_at: record.created_at } },
-      { shape: brains, row: { ...record, account_id: target.accountId } },
+      { shape: brains, row: { ...record, id: target.brainId, account_id: target.accountId } },
     ];
   },
 };
