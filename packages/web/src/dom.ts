@@ -12,6 +12,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (name.startsWith('on') && typeof value === 'function') {
       element.addEventListener(name.slice(2).toLowerCase(), value as EventListener);
     } else if (name === 'className') element.className = String(value);
+    // Through the CSSOM: the Content-Security-Policy (style-src 'self') refuses style attributes.
+    else if (name === 'style') element.style.cssText = String(value);
     else if (name === 'value' || name === 'checked' || name === 'disabled') {
       (element as unknown as Record<string, unknown>)[name] = value;
     } else element.setAttribute(name, value === true ? '' : String(value));
