@@ -75,7 +75,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const app = await buildApp({
     config: {
       databaseUrl: databasePath,
-      logLevel: 'silent',
+      logLevel: (process.env.TEST_LOG ?? 'silent') as 'silent',
       migrateOnStart: true,
       rateLimits: options.rateLimits ?? false,
       redisUrl: options.redisUrl,
