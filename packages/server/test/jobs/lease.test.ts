@@ -14,14 +14,14 @@ describe('jobs: a long job under a short lease', () => {
   let api: TestApi;
   let key: TestKey;
   before(async () => {
-    const jobs = { leaseMs: 400, maxAttempts: 5 };
+    const jobs = { leaseMs: 1000, maxAttempts: 5 };
     api = await startTestApi({ jobs });
     key = await api.newKey();
   });
   after(() => api.close());
 
   it('runs once, and its result names the snapshots it wrote', async () => {
-    const other = await connectTestApi(api.databasePath, { jobs: { leaseMs: 400, maxAttempts: 5 } });
+    const other = await connectTestApi(api.databasePath, { jobs: { leaseMs: 1000, maxAttempts: 5 } });
     try {
       const queued = await api.request('POST', '/v1/crystallize', {
         key,

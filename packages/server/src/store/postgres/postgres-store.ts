@@ -26,7 +26,7 @@ import type { EdgeQuery, KeyProvisioning, SnapshotQuery, Store } from '../store.
 import type { MaybePromise } from '../../maybe.js';
 import { KeyCache } from './key-cache.js';
 import { postgresMigrations } from './migrations.js';
-import { translatePostgresError } from './pg-errors.js';
+import { nulAsBadRequest, translatePostgresError } from './pg-errors.js';
 import { snapgraphTypes } from './pg-types.js';
 import { runPostgresMigrations } from './run-migrations.js';
 import { brainFromRow, canonicalPair, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
@@ -183,7 +183,12 @@ export class PostgresStore implements Store {
   }
 
   private async run(name: Name, values: unknown[], db: Queryable = this.pool): Promise<number> {
-    return (await db.query(statement(name, values))).rowCount ?? 0;
+    try {
+      return (await db.query(statement(name, values))).rowCount ?? 0;
+    } catch (err) {
+      // A write holding U+0000 (accepted by the API, stored by SQLite): a 400, not a 500.
+      throw nulAsBadRequest(err);
+    }
   }
 
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
