@@ -31,8 +31,8 @@ export interface Side extends CandidateText {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-/** Searches of one run at once (each is a few queries). */
-const SEARCHES_AT_ONCE = 4;
+/** Searches of one run at once: each is several queries at once (a word frequency each), and the pool (DATABASE_POOL_MAX, 10) serves every request. */
+const SEARCHES_AT_ONCE = 2;
 
 export function sideOf(text: CandidateText): Side {
   const nameWords = text.name.toLowerCase().match(WORD);

@@ -85,7 +85,7 @@ export async function proposeEdgesForNew(
 }
 
 /** New snapshots matched against the brain at once (PostgreSQL answers them in parallel). */
-const BRAIN_LINKS_AT_ONCE = 8;
+const BRAIN_LINKS_AT_ONCE = 4;
 
 /** The background task of an auto_link brain: links one snapshot, if it still exists. */
 export async function linkQueuedSnapshot(domain: Domain, brainId: string, snapshotId: string): Promise<Edge[]> {
