@@ -31,7 +31,10 @@ export interface Side extends CandidateText {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-/** Searches of one run at once: each is several queries at once (a word frequency each), and the pool (DATABASE_POOL_MAX, 10) serves every request. */
+/**
+ * Searches of one run at once: each is several queries at once (a word frequency each), and
+ * PostgreSQL's pool (DATABASE_POOL_MAX, 10) serves every other request too.
+ */
 const SEARCHES_AT_ONCE = 2;
 
 export function sideOf(text: CandidateText): Side {
