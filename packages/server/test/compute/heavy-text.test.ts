@@ -52,11 +52,13 @@ describe('heavy text runs off the event loop', () => {
 
   /**
    * Before this work every probe waited for the whole request (73 of 74 s, 154 of 156 s). Now
-   * nine probes in ten answer under 100 ms. A single probe may still wait for the request's own
-   * end — one transaction writing thousands of rows, then an answer of several megabytes
-   * serialized: about a second on a quiet two-core machine — or for the scheduler of a loaded
-   * one (this suite shares two cores with other work, at load averages of 20 and more), so the
-   * slowest probe is held to 2 s or a tenth of the request's time, whichever is longer.
+   * the event loop is free while the text is worked on, and a probe answers in a millisecond or
+   * two — as long as the machine gives the loop's thread a core. This suite shares two cores with
+   * other work, at load averages of 20 and more, where the scheduler alone delays some probes by
+   * hundreds of milliseconds while the pool's thread computes beside them. So: half the probes
+   * under 100 ms, nine in ten under 500 ms, and the slowest (which may wait for the request's
+   * own end: one transaction writing thousands of rows, an answer of several megabytes) under
+   * 2 s or a tenth of the request's time, whichever is longer.
    */
   function assertAnswersAtOnce(times: number[], seconds: number, note: (message: string) => void) {
     assert.ok(times.length >= 3, `only ${times.length} probes ran`);
