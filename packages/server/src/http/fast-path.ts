@@ -14,9 +14,6 @@ import { API_CSP } from './security-headers.js';
 import { endInTurn } from './turn-batch.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
-/** security-headers.ts's headers, as the fast path writes them. */
-const SECURITY_HEADER_LINES = `x-content-type-options: nosniff\r\nx-frame-options: DENY\r\ncontent-security-policy: ${API_CSP}\r\n`;
-
 interface Found {
   principal: Principal;
   json: string;
@@ -121,9 +118,16 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     // The id is ours, or the client's when it passed requestIdFor's pattern: a header value.
     const id = requestIdFor(request);
     const body = dataEnvelope(json);
-    writeReadyHead(response, `x-request-id: ${id}\r\n${SECURITY_HEADER_LINES}${limitLines}`, [
+    writeReadyHead(response, `x-request-id: ${id}\r\n${limitLines}`, [
       'content-type',
       JSON_CONTENT_TYPE,
+      // security-headers.ts's, in the order Fastify's onSend hook adds them.
+      'x-content-type-options',
+      'nosniff',
+      'x-frame-options',
+      'DENY',
+      'content-security-policy',
+      API_CSP,
       'content-length',
       String(Buffer.byteLength(body)),
     ]);
