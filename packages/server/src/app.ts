@@ -3,7 +3,8 @@ import { createBackgroundWorker, JobRunner } from './background/index.js';
 import { startSemanticSearch } from './domain/embeddings/index.js';
 import { createChatProvider } from './providers/chat.js';
 import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { defaultComputeThreads, type Config } from './config.js';
+import { ComputePool } from './domain/compute/index.js';
 import type { Domain } from './domain/context.js';
 import { AppError } from './errors.js';
 import { AccessLog, registerAccessLog } from './http/access-log.js';
@@ -23,6 +24,7 @@ import { registerJsonBody } from './http/json-body.js';
 import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed.js';
 import { registerOpenApi } from './http/openapi.js';
 import { requestIdFor } from './http/request-id.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { brainRoutes } from './http/routes/brains.js';
 import { crystallizeRoutes } from './http/routes/crystallize.js';
 import { edgeRoutes } from './http/routes/edges.js';
@@ -52,6 +54,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** JOB_LEASE_MS and JOB_MAX_ATTEMPTS, for an app built without them (tests, the CLI). */
 const JOB_DEFAULTS = { leaseMs: 30_000, maxAttempts: 3 };
 const IMPORT_MAX_BYTES_DEFAULT = 256 * 1024 * 1024;
+/** COMPUTE_QUEUE_MAX and COMPUTE_TIMEOUT_MS, for an app built without them. */
+const COMPUTE_DEFAULTS = { queueMax: 64, timeoutMs: 120_000 };
 
 /** What buildApp needs of the configuration; the rest has the documented defaults. */
 export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStart'> &
@@ -68,6 +72,7 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
       | 'llm'
       | 'jobs'
       | 'imports'
+      | 'compute'
       | 'metrics'
       | 'logFormat'
     >
@@ -128,8 +133,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const self: FastifyInstance = app;
   const domain: Domain = { store, clock: options.clock ?? systemClock };
+  // Text work off the event loop: no request's text holds up the others' answers (/healthz).
+  domain.compute = new ComputePool({ threads: defaultComputeThreads(), ...COMPUTE_DEFAULTS, ...config.compute });
   app.decorate('domain', domain);
   if (!options.store) app.addHook('onClose', async () => store.close());
+  app.addHook('onClose', async () => domain.compute?.close());
   app.addHook('onClose', async () => logStream.close());
   const limiter =
     config.rateLimits === false
@@ -179,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(options.compileSchemasOnFirstUse ? onFirstUse.validatorCompiler : validatorCompiler);
   registerJsonBody(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // A request that reaches a server already stopping (on a connection kept alive from before).

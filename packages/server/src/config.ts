@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { ConfigError } from './config-error.js';
 import { checkSettings, Type, type Static } from './config-schema.js';
+import type { ComputeSettings } from './domain/compute/pool.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 
 /** Settings, read once from the environment at start and validated against this schema. */
@@ -28,6 +30,10 @@ export const ConfigSchema = Type.Object({
   JOB_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 256 * 1024 * 1024 }),
   IMPORT_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  // Threads for CPU-heavy text work (extraction, linking); default: the cores but one, 1 to 4.
+  COMPUTE_THREADS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  COMPUTE_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100_000, default: 64 }),
+  COMPUTE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 120_000 }),
   EMBEDDINGS_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   EMBEDDINGS_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   EMBEDDINGS_MODEL: Type.String({ minLength: 1, default: 'text-embedding-3-small' }),
@@ -78,6 +84,8 @@ export interface Config {
    * their job (undefined: a folder of the system's temporary directory named after the database).
    */
   imports: { maxBytes: number; dir: string | undefined };
+  /** The compute pool (domain/compute): threads, calls that may wait, and the budget of one call. */
+  compute: ComputeSettings;
   /** An OpenAI-compatible embeddings endpoint; undefined when EMBEDDINGS_BASE_URL is unset (no semantic search). */
   embeddings: EmbeddingsSettings | undefined;
   /** An OpenAI-compatible chat endpoint; undefined when LLM_BASE_URL is unset (the built-in extractor). */
@@ -106,6 +114,11 @@ export interface EmbeddingsSettings {
 }
 
 export { ConfigError };
+
+/** The cores but one (the event loop's), at least 1 and at most 4. */
+export function defaultComputeThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
 
 /**
  * TRUST_PROXY: `false` (default: the socket's address is the client), `true` (trust every
@@ -187,6 +200,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backgroundWork: v.BACKGROUND_WORK,
     jobs: { leaseMs: v.JOB_LEASE_MS, maxAttempts: v.JOB_MAX_ATTEMPTS },
     imports: { maxBytes: v.IMPORT_MAX_BYTES, dir: v.IMPORT_DIR },
+    compute: {
+      threads: v.COMPUTE_THREADS ?? defaultComputeThreads(),
+      queueMax: v.COMPUTE_QUEUE_MAX,
+      timeoutMs: v.COMPUTE_TIMEOUT_MS,
+    },
     embeddings: v.EMBEDDINGS_BASE_URL
       ? {
           baseUrl: v.EMBEDDINGS_BASE_URL.replace(/\/+$/, ''),

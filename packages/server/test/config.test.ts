@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkSettings, Type } from '../src/config-schema.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, defaultComputeThreads, loadConfig } from '../src/config.js';
 
 const refusal = (env: Record<string, string>): string => {
   try {
@@ -36,6 +36,7 @@ describe('settings', () => {
       backgroundWork: true,
       jobs: { leaseMs: 30_000, maxAttempts: 3 },
       imports: { maxBytes: 256 * 1024 * 1024, dir: undefined },
+      compute: { threads: defaultComputeThreads(), queueMax: 64, timeoutMs: 120_000 },
       embeddings: undefined,
       llm: undefined,
     });

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { ChatProvider } from '../providers/chat.js';
 import type { Store } from '../store/store.js';
+import type { ComputePool } from './compute/pool.js';
 import type { SemanticIndex } from './search/semantic.js';
 
 /** What every domain operation needs: where data lives and what time it is. */
@@ -15,4 +16,6 @@ export interface Domain {
   semantic?: SemanticIndex;
   /** An LLM: present when LLM_BASE_URL is configured; without one the built-in extractor works. */
   llm?: ChatProvider;
+  /** Threads for CPU-heavy text work (domain/compute); without one (the CLI) it runs in place. */
+  compute?: ComputePool;
 }

@@ -33,11 +33,45 @@ export class AccessLog {
     this.observer?.(method, route, status, elapsedMs);
     if ((pino.levels.values[this.log.level] ?? Infinity) > INFO) return;
     const ms = Math.round(elapsedMs * 10) / 10;
+    url = redactQuery(url);
     this.sink.write(
       `{"level":30,"time":${Date.now()}${this.bindings},"request_id":${JSON.stringify(requestId)},` +
         `"method":${JSON.stringify(method)},"url":${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`,
     );
   }
+}
+
+/** A query parameter whose name says it holds a secret: `api_key`, `apikey`, `token`, `access_token`, `password`, … */
+const SECRET_NAME =
+  /(^|[_-])(api[_-]?key|apikey|key|token|secret|password|passwd|pwd|auth|authorization|signature|sig|session)$/i;
+/** A value that looks like one of our keys, whatever its parameter is called. */
+const KEY_LIKE = /sg_[A-Za-z0-9]{16,}/g;
+
+/**
+ * The URL as the access log writes it: any query parameter that may carry a secret keeps its
+ * name and loses its value (`?api_key=[REDACTED]`), and anything shaped like a key is replaced
+ * wherever it is. Keys belong in the Authorization header; one sent in a URL (refused with 401)
+ * must not end up in log files, which more people read than the database.
+ */
+export function redactQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // a malformed escape: judge the name as written
+      }
+      return SECRET_NAME.test(name.trim()) ? `${pair.slice(0, eq)}=[REDACTED]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, at)}?${query}`.replace(KEY_LIKE, 'sg_[REDACTED]');
 }
 
 /** One access-log line per request answered by Fastify, when it completes. */

@@ -10,6 +10,7 @@ import { dataEnvelope, JSON_CONTENT_TYPE } from './json-text.js';
 import { rateLimitHeaderLines } from './rate-limit.js';
 import { canWriteReadyHead, writeReadyHead } from './ready-head.js';
 import { requestIdFor } from './request-id.js';
+import { API_CSP } from './security-headers.js';
 import { endInTurn } from './turn-batch.js';
 
 interface Found {
@@ -116,6 +117,13 @@ export function snapshotReadFastPath(app: FastifyInstance, accessLog: AccessLog)
     writeReadyHead(response, `x-request-id: ${id}\r\n${limitLines}`, [
       'content-type',
       JSON_CONTENT_TYPE,
+      // security-headers.ts's, in the order Fastify's onSend hook adds them.
+      'x-content-type-options',
+      'nosniff',
+      'x-frame-options',
+      'DENY',
+      'content-security-policy',
+      API_CSP,
       'content-length',
       String(Buffer.byteLength(body)),
     ]);

@@ -1,5 +1,6 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
 import { validationError } from '../errors.js';
+import { MAX_NESTING, tooDeep } from '../domain/nesting.js';
 
 /**
  * JSON bodies through Fastify's own safe parser (prototype poisoning refused), except that an
@@ -28,6 +29,11 @@ export function registerJsonBody(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, (err, value) => {
+      const deep = err ? undefined : tooDeep(value);
+      if (deep !== undefined) {
+        // Before validation, whose size checks and serializers recurse.
+        return done(validationError([{ field: deep, reason: `is nested more than ${MAX_NESTING} levels deep` }]));
+      }
       const key = err ? forbiddenKey(text) : undefined;
       if (key === undefined) return done(err, value);
       // Valid JSON, refused for a key that reaches an object's prototype: name the field, as

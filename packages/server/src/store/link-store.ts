@@ -17,6 +17,12 @@ export interface LinkStore {
    * wins. Returns the edges inserted.
    */
   insertAutoEdges(accountId: string, edges: Edge[]): Promise<Edge[]>;
+  /**
+   * Queues the snapshots for the background linker, `delayMs` from now (a run's snapshots
+   * beyond what it links itself, queued before its write commits); any already queued stay as
+   * they are.
+   */
+  queueLinking(brainId: string, snapshotIds: string[], delayMs: number): Promise<void>;
 }
 
 export type WorkKind = 'auto_link' | 'embed';

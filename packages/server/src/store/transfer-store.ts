@@ -53,6 +53,6 @@ export interface TransferStore {
    */
   writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void>;
   checkpoint(id: string): Promise<ImportCheckpoint | undefined>;
-  /** How many of these ids the shape's table holds already, in any brain of any account. */
-  countExisting(shape: TableShape, ids: string[]): Promise<number>;
+  /** Of `ids`, those that a row of `shape`'s table (any account's) already has as its `id`. */
+  takenIds(shape: TableShape, ids: string[]): Promise<string[]>;
 }

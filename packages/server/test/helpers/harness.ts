@@ -8,6 +8,7 @@ import type { Clock } from '../../src/clock.js';
 import { issueApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
 import type { EmbeddingsSettings, LlmSettings } from '../../src/config.js';
+import type { ComputeSettings } from '../../src/domain/compute/index.js';
 
 export interface TestKey {
   key: string;
@@ -65,6 +66,8 @@ export interface TestApiOptions {
   metrics?: boolean;
   /** IMPORT_MAX_BYTES and IMPORT_DIR (POST /v1/brains/import). */
   imports?: { maxBytes: number; dir: string | undefined };
+  /** COMPUTE_THREADS, COMPUTE_QUEUE_MAX, COMPUTE_TIMEOUT_MS. */
+  compute?: ComputeSettings;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -74,7 +77,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const app = await buildApp({
     config: {
       databaseUrl: databasePath,
-      logLevel: 'silent',
+      logLevel: (process.env.TEST_LOG ?? 'silent') as 'silent',
       migrateOnStart: true,
       rateLimits: options.rateLimits ?? false,
       redisUrl: options.redisUrl,
@@ -85,6 +88,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
       ...(options.imports ? { imports: options.imports } : {}),
+      ...(options.compute ? { compute: options.compute } : {}),
     },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
@@ -151,7 +155,7 @@ export async function connectTestApi(
   databasePath: string,
   options: Pick<
     TestApiOptions,
-    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'imports'
+    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'imports' | 'compute'
   > = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
@@ -164,6 +168,7 @@ export async function connectTestApi(
       ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
       ...(options.imports ? { imports: options.imports } : {}),
+      ...(options.compute ? { compute: options.compute } : {}),
     },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });

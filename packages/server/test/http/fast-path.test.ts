@@ -201,6 +201,9 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
         'ratelimit-policy',
         'ratelimit',
         'content-type',
+        'x-content-type-options',
+        'x-frame-options',
+        'content-security-policy',
         'content-length',
         'connection',
         'keep-alive',
@@ -284,7 +287,16 @@ describe('the fast path of GET /v1/snapshots/:id', () => {
       assert.deepEqual(viaFast, viaPlain);
       assert.equal(viaFast.status, 200);
       const names = viaFast.headers.map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
-      assert.deepEqual(names, ['x-request-id', 'content-type', 'content-length', 'connection', 'keep-alive']);
+      assert.deepEqual(names, [
+        'x-request-id',
+        'content-type',
+        'x-content-type-options',
+        'x-frame-options',
+        'content-security-policy',
+        'content-length',
+        'connection',
+        'keep-alive',
+      ]);
       assert.equal(viaFastify, testBackend === 'sqlite' ? 0 : 1, 'on SQLite the fast path answers it');
     } finally {
       await fastOff.app.close();

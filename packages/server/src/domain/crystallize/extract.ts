@@ -1,6 +1,7 @@
 import { SNAPSHOT_TYPES } from '../../model.js';
-import type { ChatProvider, ChatUsage } from '../../providers/index.js';
-import { extractSnapshots } from '../extraction/index.js';
+import type { ChatUsage } from '../../providers/index.js';
+import { compute } from '../compute/index.js';
+import type { Domain } from '../context.js';
 import { askPerChunk } from '../llm/index.js';
 import type { RawProposal } from './proposal.js';
 
@@ -71,12 +72,13 @@ export interface Extraction {
  * the built-in extractor.
  */
 export async function extractInsights(
-  llm: ChatProvider | undefined,
+  { llm, compute: pool }: Pick<Domain, 'llm' | 'compute'>,
   text: string,
   options: { signal?: AbortSignal | undefined; onChunkDone?: (done: number, total: number) => void },
 ): Promise<Extraction> {
   if (!llm) {
-    const proposals = extractSnapshots(text);
+    // On the compute pool: the text's size must not hold up other requests.
+    const proposals = await compute({ compute: pool }, 'extractSnapshots', [text], options.signal);
     options.onChunkDone?.(1, 1);
     return { proposals, usage: { tokensIn: 0, tokensOut: 0 } };
   }

@@ -16,12 +16,13 @@ import type { ChatUsage } from '../../providers/index.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { noEdgeReason } from './edges-meta.js';
 import { newSnapshot } from '../snapshots.js';
 import { extractInsights } from './extract.js';
 import { cleanProposal } from './proposal.js';
-import { dropKnown, dropPending, mergeNearDuplicates } from './synthesize.js';
+import { dropKnown, dropPending } from './synthesize.js';
 
 export { cleanProposal, clip, type RawProposal } from './proposal.js';
 export { dropKnown, mergeNearDuplicates } from './synthesize.js';
@@ -156,13 +157,13 @@ export async function proposeFromText(
   usage: ChatUsage;
   counts: Pick<RunMeta, 'rawInsightCount' | 'refinedCount' | 'finalCount'>;
 }> {
-  const extraction = await extractInsights(domain.llm, text, {
+  const extraction = await extractInsights(domain, text, {
     signal: options.signal,
     onChunkDone: (done, total) => options.progress?.({ phase: 'extract', done, total }),
   });
   const raw = extraction.proposals.map(cleanProposal).filter((p): p is ProposedSnapshot => p !== undefined);
   options.progress?.({ phase: 'synthesize', done: 0, total: raw.length });
-  const refined = mergeNearDuplicates(raw);
+  const refined = await compute(domain, 'mergeNearDuplicates', [raw], options.signal);
   const final = await dropKnown(domain, brainId, refined, options.search);
   options.signal?.throwIfAborted();
   return {

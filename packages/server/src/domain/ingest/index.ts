@@ -12,10 +12,11 @@ import {
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { clip, proposeFromText, type WorkOptions } from '../crystallize/index.js';
-import { extractMemories } from '../extraction/index.js';
+import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS } from '../memories/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
+import type { ExtractedMemory } from '../extraction/index.js';
 
 /** The most text one ingestion takes (characters); the body limit of the route allows it. */
 export const INGEST_CONTENT_MAX = 1_000_000;
@@ -78,7 +79,8 @@ export async function ingest(
       now,
     ),
   );
-  const memories = input.extract_memories ? memoriesOf(content, brainId, tags, now) : [];
+  const found = input.extract_memories ? await compute(domain, 'extractMemories', [content], options.signal) : [];
+  const memories = memoriesOf(found, brainId, tags, now);
   const autoEdges =
     input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   options.signal?.throwIfAborted();
@@ -88,11 +90,11 @@ export async function ingest(
 }
 
 /** The built-in extractor's memories of the text, made valid, each once, with the body's tags. */
-function memoriesOf(content: string, brainId: string, tags: string[], now: number): Memory[] {
+function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[], now: number): Memory[] {
   const at = isoTime(now);
   const seen = new Set<string>();
   const memories: Memory[] = [];
-  for (const found of extractMemories(content)) {
+  for (const found of extracted) {
     const text = clip(found.content, MEMORY_LIMITS.content);
     if (text === undefined || seen.has(text)) continue;
     seen.add(text);

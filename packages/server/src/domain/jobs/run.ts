@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import type { JobProgress, JobRecord } from '../../store/job-store.js';
 import type { Domain } from '../context.js';
 import type { JobInput } from './jobs.js';
+import { fencedDomain } from './fence.js';
 import { jobFunction } from './registry.js';
 
 export interface RunSettings {
@@ -76,10 +77,18 @@ export async function runClaimedJob(domain: Domain, job: JobRecord, settings: Ru
     ),
   );
 
+  // Before each write of the work's output: still ours, for a whole lease from now (fence.ts).
+  const holdLease = async () => {
+    if (controller.signal.aborted) throw new Error(`the job was stopped: ${String(controller.signal.reason)}`);
+    if (await store.jobs.renew(job.id, settings.owner, settings.leaseMs)) return;
+    abort(LEASE_LOST);
+    throw new Error('the lease was lost: another runner has the job');
+  };
+
   let outcome: { ok: true; status: number; body: unknown } | { ok: false; err: unknown };
   try {
     const response = await run({
-      domain,
+      domain: fencedDomain(domain, holdLease),
       input: input.body,
       principal: input.principal,
       progress: (p) => progress.report(p),

@@ -1,7 +1,8 @@
 import { ENTRY_TYPES, type EntryType } from '../../model.js';
-import type { ChatProvider, ChatUsage } from '../../providers/index.js';
+import type { ChatUsage } from '../../providers/index.js';
+import { compute } from '../compute/index.js';
+import type { Domain } from '../context.js';
 import { clip } from '../crystallize/index.js';
-import { extractKnowledgeEntries } from '../extraction/index.js';
 import { askPerChunk } from '../llm/index.js';
 import type { WorkOptions } from '../crystallize/index.js';
 
@@ -53,14 +54,21 @@ export interface SourceDescription {
  * extractor; with an LLM and no content, from what the model knows of the title.
  */
 export async function extractEntries(
-  llm: ChatProvider | undefined,
+  { llm, compute: pool }: Pick<Domain, 'llm' | 'compute'>,
   source: SourceDescription,
   content: string | undefined,
   options: WorkOptions,
 ): Promise<{ entries: ProposedEntry[]; usage: ChatUsage }> {
   const progress = (done: number, total: number) => options.progress?.({ phase: 'extract', done, total });
   if (!llm) {
-    const entries = extractKnowledgeEntries(content ?? '', { title: source.title, domain: source.domain });
+    const context = { title: source.title, domain: source.domain };
+    // On the compute pool: a megabyte of text must not hold up other requests.
+    const entries = await compute(
+      { compute: pool },
+      'extractKnowledgeEntries',
+      [content ?? '', context],
+      options.signal,
+    );
     progress(1, 1);
     return { entries: clean(entries), usage: { tokensIn: 0, tokensOut: 0 } };
   }

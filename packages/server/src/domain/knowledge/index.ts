@@ -15,7 +15,8 @@ import type {
 } from '../../model.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
-import { clip, dropKnown, mergeNearDuplicates, type WorkOptions } from '../crystallize/index.js';
+import { compute } from '../compute/index.js';
+import { clip, dropKnown, type WorkOptions } from '../crystallize/index.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
@@ -107,7 +108,7 @@ export async function ingestKnowledge(
   const author = input.author?.trim() || null;
   const domainName = input.domain?.trim() || null;
   const { entries: proposed } = await extractEntries(
-    domain.llm,
+    domain,
     { title, author, domain: domainName, source_type: input.source_type },
     content,
     options,
@@ -138,7 +139,12 @@ export async function ingestKnowledge(
     const fresh = await dropKnown(
       domain,
       brainId,
-      mergeNearDuplicates(proposed.map((e) => asSnapshot(e, tags, domainName))),
+      await compute(
+        domain,
+        'mergeNearDuplicates',
+        [proposed.map((e) => asSnapshot(e, tags, domainName))],
+        options.signal,
+      ),
       search,
     );
     snapshots = fresh.map((fields) =>

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { parseQuery, type ParsedQuery } from '../search/query.js';
@@ -30,6 +31,11 @@ export interface Side extends CandidateText {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * Searches of one run at once: each is several queries at once (a word frequency each), and
+ * PostgreSQL's pool (DATABASE_POOL_MAX, 10) serves every other request too.
+ */
+const SEARCHES_AT_ONCE = 2;
 
 export function sideOf(text: CandidateText): Side {
   const nameWords = text.name.toLowerCase().match(WORD);
@@ -61,6 +67,8 @@ export function sideOf(text: CandidateText): Side {
 export class CandidateSearch {
   private readonly matches = new Map<string, Promise<string[]>>();
   private readonly sides = new Map<string, Side>();
+  private searching = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly domain: Domain,
@@ -95,8 +103,28 @@ export class CandidateSearch {
   }
 
   private async search(snapshot: SearchedFields, stored: boolean): Promise<string[]> {
-    const query = await distinctiveQuery(this.domain, snapshot, stored);
-    return this.domain.store.search.bestMatchIds(this.brainId, query, LINK_RULES.candidates + 1);
+    // A run searches once per insight, thousands for a long document: a few at a time, or
+    // PostgreSQL's pool is drained and its waiters time out; and since SQLite answers
+    // synchronously, a turn of the event loop before each lets other requests in between.
+    await this.turn();
+    try {
+      await setImmediate();
+      const query = await distinctiveQuery(this.domain, snapshot, stored);
+      return await this.domain.store.search.bestMatchIds(this.brainId, query, LINK_RULES.candidates + 1);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.searching--;
+    }
+  }
+
+  /** Waits for one of SEARCHES_AT_ONCE places; a finished search hands its place on. */
+  private async turn(): Promise<void> {
+    if (this.searching < SEARCHES_AT_ONCE) {
+      this.searching++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 }
 

@@ -3,8 +3,10 @@ import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Edge, EdgeType, Principal, Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
-import { CandidateSearch, sideOf } from './candidates.js';
-import { judge, proposeLinks, type Proposal } from './proposals.js';
+import { setImmediate } from 'node:timers/promises';
+import { compute } from '../compute/index.js';
+import { CandidateSearch } from './candidates.js';
+import { proposeLinks, type Proposal } from './proposals.js';
 import { LINK_RULES } from './rules.js';
 
 export { CandidateSearch, type Side } from './candidates.js';
@@ -40,6 +42,11 @@ export async function linkSnapshots(domain: Domain, accountId: string, snapshots
  * written here: the caller writes them with its snapshots in one transaction, where the store
  * leaves out any that an edge or a tombstone made since then forbids. `search`: the run's, when
  * its near-duplicate check has already searched the brain for these snapshots' words.
+ *
+ * Bounded on any input: the links among the new snapshots are found on the compute pool through
+ * an inverted index of their words (among-new.ts); only the first LINK_RULES.runMaxLinked are
+ * matched against the brain here, a few at a time with the event loop free in between, and the
+ * rest are queued for the background linker (LINK_RULES.laterLinkDelayMs later, once written).
  */
 export async function proposeEdgesForNew(
   domain: Domain,
@@ -47,18 +54,22 @@ export async function proposeEdgesForNew(
   search = new CandidateSearch(domain, snapshots[0]?.brain_id ?? ''),
 ): Promise<Edge[]> {
   const options = { minScore: LINK_RULES.autoMinScore, limit: LINK_RULES.autoMaxPerSnapshot, stored: false, search };
-  const sides = snapshots.map(sideOf);
-  const proposals = await Promise.all(
-    snapshots.map((snapshot, i) => proposeLinks(domain, snapshot, { ...options, side: sides[i] })),
-  );
-  for (const [i, j] of pairsSharingAWord(sides.map((side) => side.words))) {
-    const proposal = judge(sides[i]!, sides[j]!, undefined);
-    if (proposal.score < options.minScore) continue;
-    proposals[i]?.push(proposal);
-    proposals[j]?.push(proposal);
-  }
-  const now = domain.clock.now();
   const brainId = snapshots[0]?.brain_id ?? '';
+  const linkedNow = snapshots.slice(0, LINK_RULES.runMaxLinked);
+  const proposals: Proposal[][] = [];
+  for (let at = 0; at < linkedNow.length; at += BRAIN_LINKS_AT_ONCE) {
+    const batch = linkedNow.slice(at, at + BRAIN_LINKS_AT_ONCE);
+    proposals.push(...(await Promise.all(batch.map((snapshot) => proposeLinks(domain, snapshot, options)))));
+    // SQLite answers synchronously: without a turn of the loop, a long run would hold it.
+    await setImmediate();
+  }
+  const texts = snapshots.map(({ id, name, core, one_liner, tags }) => ({ id, name, core, one_liner, tags }));
+  const among = await compute(domain, 'linkAmongNew', [texts, options.minScore]);
+  among.forEach((own, i) => (proposals[i] ??= []).push(...own));
+  const later = snapshots.slice(LINK_RULES.runMaxLinked).map((s) => s.id);
+  if (later.length > 0) await domain.store.links.queueLinking(brainId, later, LINK_RULES.laterLinkDelayMs);
+
+  const now = domain.clock.now();
   const pairs = new Set<string>();
   const edges: Edge[] = [];
   for (const own of proposals) {
@@ -73,28 +84,8 @@ export async function proposeEdgesForNew(
   return edges;
 }
 
-/**
- * The pairs (i < j) whose word sets share a word. Any other pair scores at most the tag bonus
- * (rules.ts), below every threshold, and cannot name each other: judging only these saves most
- * of the n² comparisons of a long text's insights.
- */
-function pairsSharingAWord(texts: ReadonlySet<string>[]): [number, number][] {
-  const holders = new Map<string, number[]>();
-  texts.forEach((words, i) => {
-    for (const word of words) {
-      const list = holders.get(word);
-      if (list) list.push(i);
-      else holders.set(word, [i]);
-    }
-  });
-  const pairs = new Set<number>();
-  for (const list of holders.values()) {
-    for (let a = 0; a < list.length; a++) {
-      for (let b = a + 1; b < list.length; b++) pairs.add((list[a] as number) * texts.length + (list[b] as number));
-    }
-  }
-  return [...pairs].sort((x, y) => x - y).map((key) => [Math.floor(key / texts.length), key % texts.length]);
-}
+/** New snapshots matched against the brain at once (PostgreSQL answers them in parallel). */
+const BRAIN_LINKS_AT_ONCE = 4;
 
 /** The background task of an auto_link brain: links one snapshot, if it still exists. */
 export async function linkQueuedSnapshot(domain: Domain, brainId: string, snapshotId: string): Promise<Edge[]> {

@@ -39,4 +39,17 @@ export const LINK_RULES = {
   mentionFloor: 0.6,
   /** A name shorter than this is too common a word to count as a mention. */
   mentionMinLength: 4,
+  /**
+   * Among the snapshots of one run (among-new.ts): a word held by more of them than this finds
+   * no candidates, so that a long document's common words never make every pair a candidate.
+   */
+  runCommonAt: 50,
+  /**
+   * Of the snapshots one run writes (a crystallize, an ingestion), the first this many are
+   * linked to the brain's existing snapshots by the run itself; the rest are linked among
+   * themselves by the run and to the brain by the background linker, shortly after the write.
+   */
+  runMaxLinked: 200,
+  /** How long after a run the background linker takes up the snapshots beyond runMaxLinked. */
+  laterLinkDelayMs: 30_000,
 } as const;

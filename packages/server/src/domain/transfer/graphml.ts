@@ -51,13 +51,29 @@ const KEYS: Key[] = [
 const escape = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 
+/**
+ * Characters XML 1.0 cannot hold at all, not even as a character reference: the C0 controls but
+ * tab, line feed and carriage return, lone surrogates, U+FFFE and U+FFFF. The API accepts them in
+ * text, so a value holding any is written as JSON text (which spells them `\u0000`) in a
+ * `<data encoding="json">` element, and read back from it: the export stays well-formed XML and
+ * imports back exactly.
+ */
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const jsonXmlSafe = (value: unknown) =>
+  JSON.stringify(value).replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
 function dataElements(prefix: string, fields: readonly string[], data: Record<string, unknown>): string {
   let out = '';
   for (const field of fields) {
     const value = data[field];
     if (value === null || value === undefined) continue;
-    const text = JSON_FIELDS.has(field) ? JSON.stringify(value) : String(value);
-    out += `<data key="${prefix}_${field}">${escape(text)}</data>`;
+    // JSON text spells every control character and lone surrogate as an escape already.
+    if (JSON_FIELDS.has(field)) out += `<data key="${prefix}_${field}">${escape(jsonXmlSafe(value))}</data>`;
+    else if (typeof value === 'string' && NOT_XML.test(value))
+      out += `<data key="${prefix}_${field}" encoding="json">${escape(jsonXmlSafe(value))}</data>`;
+    else out += `<data key="${prefix}_${field}">${escape(String(value))}</data>`;
   }
   return out;
 }
@@ -115,6 +131,7 @@ export async function* graphmlLines(
   let brain: { line: number; data: Record<string, unknown> } | undefined;
   let dataKey: string | undefined;
   let dataText = '';
+  let dataJson = false;
   let failed = false;
   let headerDone = false;
   let graphs = 0;
@@ -170,6 +187,7 @@ export async function* graphmlLines(
     } else if (tag.name === 'data') {
       dataKey = attributes.key;
       dataText = '';
+      dataJson = attributes.encoding === 'json';
     }
   });
   parser.on('text', (t) => {
@@ -182,7 +200,8 @@ export async function* graphmlLines(
       const key = keys.get(dataKey);
       const name = key?.name ?? dataKey;
       try {
-        element.data[name] = fieldValue(name, dataText, key?.type);
+        const raw = dataJson ? JSON.parse(dataText) : dataText;
+        element.data[name] = typeof raw === 'string' ? fieldValue(name, raw, key?.type) : raw;
       } catch {
         out.push({ line: parser.line, error: `${name} is not valid JSON text` });
       }

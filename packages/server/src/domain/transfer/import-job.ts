@@ -33,7 +33,8 @@ export const runImportJob: JobFunction = async ({ domain, principal, input, prog
     const source = stoppable(importSource(job.file, job.format === 'graphml' ? '<' : '{'), signal);
     const result = await importFile(domain, source, {
       brainId: job.brain_id,
-      account: { id: principal.accountId, freshBrainId: job.fresh_brain_id },
+      accountId: principal.accountId,
+      freshBrainId: job.fresh_brain_id,
       onProgress: progress,
     });
     return { status: 200, body: { brain_id: result.brainId, counts: result.counts } };

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { AppError, notFound } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import type { Row, TableShape } from '../../store/transfer-store.js';
 import type { Domain } from '../context.js';
 import { END_KIND } from './format.js';
 import type { SourceLine } from './jsonl-source.js';
-import { remappedId } from './remap.js';
-import type { ImportTarget, Section } from './section.js';
+import type { Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
+import { planImport } from './target.js';
 import { checkFile, type LineProblem } from './validate.js';
 
 /** Rows per transaction: large enough that commits cost little, small enough to resume quickly. */
@@ -30,12 +30,16 @@ export interface ImportOptions {
   /** Import into this existing brain (new ids) instead of the file's own brain (ids kept). */
   brainId?: string | undefined;
   /**
-   * Import for this account only (POST /v1/brains/import, DESIGN 5.2): an existing brain must be
-   * its; the file's brain is created in it, with the file's ids when the brain's id is free on
-   * this server, else as `freshBrainId` with new ids. `freshBrainId` must be the same each time
-   * one import is run again (the job's), so that a resumed import finds its rows.
+   * The caller's account (POST /v1/brains/import): records go into it only, and `brainId` must
+   * be one of its brains. Without it (the CLI), the account the file names.
    */
-  account?: { id: string; freshBrainId: string } | undefined;
+  accountId?: string | undefined;
+  /**
+   * With `accountId` (an import job): the brain the file's brain becomes when any of its ids is
+   * taken. Drawn once per job, so that the job resumed after a crash finds its rows, while
+   * another job of the same file makes a brain of its own (DESIGN 5.2).
+   */
+  freshBrainId?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -90,16 +94,13 @@ export async function importFile(
     ),
   );
   if (checked.problems.length > 0 || !checked.header || !checked.brain) throw new ImportRejected(checked.problems);
-  const digest = fingerprint.digest('hex');
-  const runIdOf = (target: ImportTarget) =>
-    createHash('sha256')
-      .update(`${digest}\0${target.brainId}\0${target.keepIds ? 'kept' : 'remapped'}`)
-      .digest('hex');
-  const target =
-    options.account && options.brainId === undefined
-      ? await accountTarget(domain, source, checked.header.brain_id, options.account, runIdOf)
-      : await importTarget(domain, checked.header.brain_id, checked.brain, options.brainId);
-  const runId = runIdOf(target);
+  const target = await planImport(
+    domain,
+    source,
+    { brainId: checked.header.brain_id, brain: checked.brain, fingerprint: fingerprint.digest('hex') },
+    options,
+  );
+  const runId = target.runId;
   const records = checked.items - 2;
   const result: ImportResult = {
     brainId: target.brainId,
@@ -159,92 +160,6 @@ export async function importFile(
   await flush(checked.items, true);
   tally(undefined);
   return result;
-}
-
-/** The brain records go to: the file's own (created, ids kept) or an existing one (ids remapped). */
-async function importTarget(
-  domain: Domain,
-  fileBrainId: string,
-  brain: Record<string, unknown>,
-  intoBrainId: string | undefined,
-): Promise<ImportTarget> {
-  if (intoBrainId !== undefined && intoBrainId !== fileBrainId) {
-    const existing = await domain.store.getBrainUnscoped(intoBrainId);
-    if (!existing) throw notFound('brain');
-    return {
-      brainId: intoBrainId,
-      accountId: existing.account_id,
-      keepIds: false,
-      mapId: (id) => remappedId(id, intoBrainId),
-    };
-  }
-  // Already there (a resumed or repeated import, or the brain exists): its account stays.
-  const existing = await domain.store.getBrainUnscoped(fileBrainId);
-  return {
-    brainId: fileBrainId,
-    accountId: existing?.account_id ?? (brain.account_id as string),
-    keepIds: true,
-    mapId: (id) => id,
-  };
-}
-
-/**
- * Where an import for one account goes (ImportOptions.account): the file's brain under its own
- * ids when they are all free on this server — or when it is this account's brain that an
- * interrupted run of this same import began — and otherwise a new brain, `freshBrainId`, with
- * new ids. The fresh
- * brain is created by the import's first batch, so once it exists this import is resuming.
- */
-async function accountTarget(
-  domain: Domain,
-  source: ImportSource,
-  fileBrainId: string,
-  account: { id: string; freshBrainId: string },
-  runIdOf: (target: ImportTarget) => string,
-): Promise<ImportTarget> {
-  const kept: ImportTarget = { brainId: fileBrainId, accountId: account.id, keepIds: true, mapId: (id) => id };
-  const fresh: ImportTarget = {
-    brainId: account.freshBrainId,
-    accountId: account.id,
-    keepIds: false,
-    createsBrain: true,
-    mapId: (id) => remappedId(id, account.freshBrainId),
-  };
-  if (await domain.store.getBrainUnscoped(account.freshBrainId)) return fresh;
-  const existing = await domain.store.getBrainUnscoped(fileBrainId);
-  if (!existing) return (await anyIdTaken(domain, source)) ? fresh : kept;
-  const began = existing.account_id === account.id ? await domain.store.transfer.checkpoint(runIdOf(kept)) : undefined;
-  return began && !began.finished ? kept : fresh;
-}
-
-/** Ids of a file's records are looked up this many at a time. */
-const ID_BATCH = 1000;
-
-/**
- * Whether any record of the (checked) file has an id that exists already on this server, in
- * any account: then none of the file's ids is kept (DESIGN 5.2). One more read of the file,
- * with one query per thousand ids.
- */
-async function anyIdTaken(domain: Domain, source: ImportSource): Promise<boolean> {
-  const pending = new Map<Section, string[]>();
-  const taken = async (section: Section, ids: string[]) =>
-    (await domain.store.transfer.countExisting(section.shape, ids)) > 0;
-  for await (const item of source.lines()) {
-    if (item.error !== undefined) continue;
-    const record = item.value as { kind?: unknown; data?: { id?: unknown } } | null;
-    const section = typeof record?.kind === 'string' ? sectionOf.get(record.kind) : undefined;
-    const id = record?.data?.id;
-    if (!section || typeof id !== 'string' || !('id' in section.shape.columns)) continue;
-    const ids = pending.get(section) ?? [];
-    pending.set(section, ids);
-    ids.push(id);
-    if (ids.length >= ID_BATCH) {
-      if (await taken(section, ids)) return true;
-      pending.set(section, []);
-    }
-  }
-  for (const [section, ids] of pending) if (ids.length > 0 && (await taken(section, ids))) return true;
-  return false;
 }
 
 /** Passes the lines through, calling `tick` every few thousand of them, and counts records by kind. */

@@ -30,7 +30,8 @@ export async function* jsonLines(
       continue;
     }
     try {
-      yield { line, value: JSON.parse(raw) };
+      // A byte-order mark (some Windows editors write one) is not part of the first line's JSON.
+      yield { line, value: JSON.parse(line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw) };
     } catch (err) {
       yield { line, error: `not valid JSON (${(err as Error).message})` };
     }

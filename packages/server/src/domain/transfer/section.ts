@@ -6,7 +6,7 @@ export interface ImportTarget {
   accountId: string;
   /** Whether the file's brain is created (ids kept) or the records join an existing brain. */
   keepIds: boolean;
-  /** With new ids, the file's brain is still created, as `brainId` (an import for an account whose ids were taken). */
+  /** The file's brain is created under a new id (any of the file's ids was taken): DESIGN 5.2. */
   createsBrain?: boolean;
   /** The id a record's id becomes in the target (itself when ids are kept). */
   mapId(id: string): string;

@@ -3,6 +3,7 @@ import type { SourceLine } from './jsonl-source.js';
 import type { SeenRecords } from './section.js';
 import { SECTIONS } from './sections/index.js';
 import { SeenIds } from './seen-ids.js';
+import { MAX_NESTING, prototypeKey, tooDeep } from '../nesting.js';
 
 export interface LineProblem {
   line: number;
@@ -112,6 +113,17 @@ export async function checkFile(lines: AsyncIterable<SourceLine>): Promise<Check
     }
     if (record.kind !== 'brain' && counts.brain === undefined) {
       problem('a record before the brain record');
+      continue;
+    }
+    // Before any check that recurses, and the API's own refusals of what JSON.parse lets by.
+    const deep = tooDeep(record.data, MAX_NESTING - 1);
+    if (deep !== undefined) {
+      problem(`${record.kind}: ${deep} is nested more than ${MAX_NESTING} levels deep`);
+      continue;
+    }
+    const poison = prototypeKey(record.data);
+    if (poison !== undefined) {
+      problem(`${record.kind}: ${poison} is not allowed as a field name, at any depth`);
       continue;
     }
     const reasons = SECTIONS[index]!.check(record.data, seen);

@@ -115,10 +115,15 @@ export const ERROR_RESPONSES = {
   503: {
     name: 'ServiceUnavailable',
     description:
-      'SERVICE_UNAVAILABLE: this instance is shutting down, retry (on another instance). PROVIDER_UNAVAILABLE: the LLM or embedding provider did not answer, with `Retry-After` when it said how long to wait',
+      'SERVICE_UNAVAILABLE: this instance is shutting down, retry (on another instance); or, on routes that work on text, every compute thread is busy and the queue is full, or the text took longer than COMPUTE_TIMEOUT_MS (with `Retry-After`). PROVIDER_UNAVAILABLE: the LLM or embedding provider did not answer, with `Retry-After` when it said how long to wait',
     headers: ['Retry-After'],
     examples: {
       shuttingDown: { code: 'SERVICE_UNAVAILABLE', message: 'the server is shutting down; try again' },
+      computeBusy: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'the server is busy with other text work; try again shortly',
+        details: { retry_after: 2 },
+      },
       providerUnavailable: {
         code: 'PROVIDER_UNAVAILABLE',
         message: 'the llm provider is unavailable; retry later',

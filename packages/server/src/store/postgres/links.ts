@@ -14,6 +14,9 @@ const SQL = {
     WHERE NOT EXISTS (SELECT 1 FROM edges WHERE (source_id = $4 AND target_id = $5) OR (source_id = $5 AND target_id = $4))
       AND NOT EXISTS (SELECT 1 FROM edge_tombstones WHERE source_id = $11 AND target_id = $12 AND edge_type = $6)
     ON CONFLICT DO NOTHING`,
+  workQueueLinks: `INSERT INTO background_work (kind, subject_id, brain_id, run_after)
+    SELECT 'auto_link', id, $1, now() + make_interval(secs => $3::double precision / 1000) FROM unnest($2::text[]) AS id
+    ON CONFLICT (kind, subject_id) DO NOTHING`,
   // Rows another instance holds are skipped, not waited for: each task runs once at a time.
   workClaim: `UPDATE background_work SET leased_until = now() + make_interval(secs => $3::double precision / 1000)
     WHERE id IN (SELECT id FROM background_work
@@ -65,6 +68,10 @@ export class PostgresLinkStore implements LinkStore, WorkQueue {
       }
       return inserted;
     });
+  }
+
+  async queueLinking(brainId: string, snapshotIds: string[], delayMs: number): Promise<void> {
+    await this.query('workQueueLinks', [brainId, snapshotIds, delayMs]);
   }
 
   async claim(kinds: WorkKind[], limit: number, leaseMs: number): Promise<WorkTask[]> {

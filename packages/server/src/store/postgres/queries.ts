@@ -1,3 +1,4 @@
+import { nulAsBadRequest } from './pg-errors.js';
 import type pg from 'pg';
 
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -45,7 +46,12 @@ export class NamedQueries<Name extends string> {
   }
 
   protected async run(name: Name, values: unknown[], db: Queryable = this.pool): Promise<number> {
-    return (await db.query({ name, text: this.sql[name], values })).rowCount ?? 0;
+    try {
+      return (await db.query({ name, text: this.sql[name], values })).rowCount ?? 0;
+    } catch (err) {
+      // A write holding U+0000 (accepted by the API, stored by SQLite): a 400, not a 500.
+      throw nulAsBadRequest(err);
+    }
   }
 
   protected transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -102,6 +102,15 @@ export class PostgresTransferStore implements TransferStore {
     });
   }
 
+  async takenIds(shape: TableShape, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    // The table's name is a section's own constant, never input.
+    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${shape.table} WHERE id = ANY($1::text[])`, [
+      ids,
+    ]);
+    return rows.map((row) => row.id);
+  }
+
   async checkpoint(id: string): Promise<ImportCheckpoint | undefined> {
     const { rows } = await this.pool.query<{ lines_done: number; finished: boolean }>(
       'SELECT lines_done, finished FROM import_runs WHERE id = $1',
@@ -111,11 +120,4 @@ export class PostgresTransferStore implements TransferStore {
     return row && { id, linesDone: Number(row.lines_done), finished: row.finished };
   }
 
-  async countExisting(shape: TableShape, ids: string[]): Promise<number> {
-    const { rows } = await this.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${shape.table} WHERE id = ANY($1::text[])`,
-      [ids],
-    );
-    return rows[0]?.n ?? 0;
-  }
 }

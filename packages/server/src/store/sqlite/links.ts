@@ -33,6 +33,10 @@ export class SqliteLinkStore implements LinkStore, WorkQueue {
                                                             AND edge_type = @edge_type)
          ON CONFLICT DO NOTHING`,
       ),
+      queueLink: prepared<never>(
+        `INSERT INTO background_work (kind, subject_id, brain_id, run_after)
+         VALUES ('auto_link', @id, @brain_id, ${NOW_MS} + @delay) ON CONFLICT (kind, subject_id) DO NOTHING`,
+      ),
       due: prepared<WorkTask>(
         `SELECT id, kind, subject_id, brain_id, version, attempts FROM background_work
          WHERE run_after <= ${NOW_MS} AND (leased_until IS NULL OR leased_until < ${NOW_MS})
@@ -70,6 +74,12 @@ export class SqliteLinkStore implements LinkStore, WorkQueue {
         return this.stmt.insertAuto().run(row).changes > 0;
       }),
     );
+  }
+
+  queueLinking(brainId: string, snapshotIds: string[], delayMs: number): Promise<void> {
+    return this.writes.run(() => {
+      for (const id of snapshotIds) this.stmt.queueLink().run({ id, brain_id: brainId, delay: delayMs });
+    });
   }
 
   claim(kinds: WorkKind[], limit: number, leaseMs: number): Promise<WorkTask[]> {

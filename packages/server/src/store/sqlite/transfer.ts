@@ -152,6 +152,15 @@ export class SqliteTransferStore implements TransferStore {
     });
   }
 
+  async takenIds(shape: TableShape, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    // The table's name is a section's own constant, never input.
+    return this.db
+      .prepare<[string], { id: string }>(`SELECT id FROM ${shape.table} WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids))
+      .map((row) => row.id);
+  }
+
   async checkpoint(id: string): Promise<ImportCheckpoint | undefined> {
     const row = this.db
       .prepare<[string], { lines_done: number; finished: number }>(
@@ -159,14 +168,5 @@ export class SqliteTransferStore implements TransferStore {
       )
       .get(id);
     return row && { id, linesDone: row.lines_done, finished: row.finished === 1 };
-  }
-
-  async countExisting(shape: TableShape, ids: string[]): Promise<number> {
-    const row = this.db
-      .prepare<[string], { n: number }>(
-        `SELECT count(*) AS n FROM ${shape.table} WHERE id IN (SELECT value FROM json_each(?))`,
-      )
-      .get(JSON.stringify(ids));
-    return row?.n ?? 0;
   }
 }

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { SNAPSHOT_COLUMNS } from '../../../store/columns.js';
 import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
 import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../../model.js';
+import { SNAPSHOT_LIMITS } from '../../snapshots.js';
 import type { Section } from '../section.js';
 import { closed, Id, OptionalText, pick, Text, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
@@ -60,6 +61,10 @@ export const snapshotSection: Section = {
     // Known even when the record is bad, so its edges are not reported as well.
     if (typeof snapshot.id === 'string') seen.addSnapshot(snapshot.id);
     if (problems.length > 0) return problems;
+    const emotion = (record as { emotion: unknown }).emotion;
+    // The API's limit (DESIGN 1.2): an import stores nothing an API write could not.
+    if (emotion !== null && Buffer.byteLength(JSON.stringify(emotion)) > SNAPSHOT_LIMITS.emotionBytes)
+      return [`emotion must be at most ${SNAPSHOT_LIMITS.emotionBytes} bytes as JSON`];
     if (snapshot.brain_id !== seen.brainId) return [`brain_id is not the brain named in the header (${seen.brainId})`];
     return [];
   },
