@@ -109,6 +109,8 @@ function memoriesOf(content: string, brainId: string, tags: string[], now: numbe
       source_emotion: null,
       emotional_valence: null,
       emotional_intensity: null,
+      occurred_at: at,
+      session_id: null,
       promoted_to: null,
       created_at: at,
       updated_at: at,

@@ -3,6 +3,7 @@ import type { MemorySearch } from '../../store/memory-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
+import { occurredWindow } from './window.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, scoredByText } from '../search/ranking.js';
 import type { MeaningView } from '../search/semantic.js';
@@ -11,6 +12,12 @@ export interface MemorySearchInput {
   query: string;
   brain_id?: string | undefined;
   memory_type?: MemoryType | undefined;
+  speaker?: string | undefined;
+  session_id?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  /** 0–5: the memories around each result in its session (DESIGN 5.1). */
+  context?: number | undefined;
   limit: number;
 }
 
@@ -24,20 +31,43 @@ type Scored = Memory & { score: number; similarity: string };
  * decimals. Memories have no edges, so there is no graph part.
  */
 export async function searchMemories(domain: Domain, principal: Principal, input: MemorySearchInput) {
+  const window = occurredWindow(input);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const query = input.query.trim();
   const parsed = parseQuery(query);
   if (isEmptyQuery(parsed)) return { data: [], count: 0, query };
-  const search = { brainId, query: parsed, memoryType: input.memory_type };
-  const meaning = await meaningOf(domain, brainId, query, 'memory');
+  const search = {
+    brainId,
+    query: parsed,
+    memoryType: input.memory_type,
+    speaker: input.speaker,
+    sessionId: input.session_id,
+    ...window,
+  };
+  const { data, count } = await ranked(domain, search, query, input.limit);
+  return { data: await withContext(domain, brainId, data, input.context), count, query };
+}
+
+async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query: string, limit: number) {
+  const meaning = await meaningOf(domain, search.brainId, query, 'memory');
   if (!meaning.view) {
-    const found = await domain.store.memories.search({ ...search, limit: input.limit });
-    return { data: scoredByText(found.hits, (hit) => hit.memory), count: found.total, query };
+    const found = await domain.store.memories.search({ ...search, limit });
+    return { data: scoredByText(found.hits, (hit) => hit.memory), count: found.total };
   }
   // Meaning can reorder across the page's end: read spare text matches, as snapshot search does.
-  const found = await domain.store.memories.search({ ...search, limit: input.limit + RANKING.spare });
-  const { ranked, broughtIn } = await fuseMeaning(domain, search, found.hits, meaning.view, input.limit);
-  return { data: ranked.slice(0, input.limit), count: found.total + broughtIn, query };
+  const found = await domain.store.memories.search({ ...search, limit: limit + RANKING.spare });
+  const { ranked, broughtIn } = await fuseMeaning(domain, search, found.hits, meaning.view, limit);
+  return { data: ranked.slice(0, limit), count: found.total + broughtIn };
+}
+
+/**
+ * With `context: n` (DESIGN 5.1) each result carries the up to n memories just before and just
+ * after it in its session, by occurred_at; a memory without a session has none around it.
+ */
+async function withContext<T extends Memory>(domain: Domain, brainId: string, results: T[], n: number | undefined) {
+  if (n === undefined || n <= 0) return results;
+  const around = await domain.store.memories.sessionContext(brainId, results, n);
+  return results.map((result) => ({ ...result, context: around.get(result.id) ?? [] }));
 }
 
 /**
