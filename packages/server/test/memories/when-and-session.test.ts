@@ -27,7 +27,10 @@ describe('memories: occurred_at, session_id, filters and context', () => {
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.equal(res.body.error.code, 'BAD_REQUEST');
     const named = JSON.stringify(res.body.error.details);
-    assert.ok(named.includes(`"${field}"`) || named.includes(`/${field}`), `names ${field}: ${JSON.stringify(res.body)}`);
+    assert.ok(
+      named.includes(`"${field}"`) || named.includes(`/${field}`),
+      `names ${field}: ${JSON.stringify(res.body)}`,
+    );
   };
   const ids = (res: { body: any }) => res.body.data.map((m: { id: string }) => m.id);
 
@@ -52,7 +55,11 @@ describe('memories: occurred_at, session_id, filters and context', () => {
 
   it('create: occurred_at in UTC with milliseconds, created_at when not given; session_id null when unset', async () => {
     clock.set(Date.parse('2026-02-01T00:00:00.000Z'));
-    const given = await remember({ content: 'Dinner at Mario', occurred_at: '2023-05-08T13:56:00+05:30', session_id: 's1' });
+    const given = await remember({
+      content: 'Dinner at Mario',
+      occurred_at: '2023-05-08T13:56:00+05:30',
+      session_id: 's1',
+    });
     assert.equal(given.status, 201, JSON.stringify(given.body));
     assert.equal(given.body.data.occurred_at, '2023-05-08T08:26:00.000Z');
     assert.equal(given.body.data.session_id, 's1');
@@ -84,10 +91,14 @@ describe('memories: occurred_at, session_id, filters and context', () => {
     for (const occurred_at of ['2023-05-08T10:00:00', '2023-02-30T10:00:00Z', 'yesterday', '', 5]) {
       badField(await remember({ content: 'x', occurred_at }), 'occurred_at');
     }
-    for (const session_id of ['', 'x'.repeat(201), 7]) badField(await remember({ content: 'x', session_id }), 'session_id');
+    for (const session_id of ['', 'x'.repeat(201), 7])
+      badField(await remember({ content: 'x', session_id }), 'session_id');
     assert.equal((await list('limit=1')).body.count, before);
     const made = (await remember({ content: 'kept' })).body.data;
-    badField(await api.request('PUT', `/v1/memories/${made.id}`, { key, body: { occurred_at: 'soon' } }), 'occurred_at');
+    badField(
+      await api.request('PUT', `/v1/memories/${made.id}`, { key, body: { occurred_at: 'soon' } }),
+      'occurred_at',
+    );
     badField(await list('since=2023-05-08'), 'since');
     badField(await list('until=never'), 'until');
     badField(await list('session_id='), 'session_id');
@@ -103,12 +114,18 @@ describe('memories: occurred_at, session_id, filters and context', () => {
   it('GET /v1/memories filters by session_id and by since/until on occurred_at, inclusive', async () => {
     const owner = await api.newKey();
     const turns = await conversation(owner, 'lunch', 'pottery');
-    const other = await remember({ content: 'elsewhere', session_id: 'other', occurred_at: '2023-05-08T08:02:00Z' }, owner);
+    const other = await remember(
+      { content: 'elsewhere', session_id: 'other', occurred_at: '2023-05-08T08:02:00Z' },
+      owner,
+    );
     const inSession = await list('session_id=lunch&limit=100', owner);
     assert.equal(inSession.body.count, 5);
     assert.deepEqual(new Set(ids(inSession)), new Set(turns));
     // 10:01+02:00 is 08:01Z: both ends count.
-    const window = await list(`since=${encodeURIComponent('2023-05-08T08:01:00Z')}&until=2023-05-08T10:03:00%2B02:00`, owner);
+    const window = await list(
+      `since=${encodeURIComponent('2023-05-08T08:01:00Z')}&until=2023-05-08T10:03:00%2B02:00`,
+      owner,
+    );
     assert.deepEqual(new Set(ids(window)), new Set([turns[1], turns[2], turns[3], other.body.data.id]));
     const both = await list('session_id=lunch&since=2023-05-08T08:02:00.000Z&until=2023-05-08T08:02:00.000Z', owner);
     assert.deepEqual(ids(both), [turns[2]]);
@@ -157,7 +174,10 @@ describe('memories: occurred_at, session_id, filters and context', () => {
     const mine = await api.newKey();
     const theirs = await api.newKey();
     const shared = 'same-session-name';
-    const a = await remember({ content: 'weaving class', session_id: shared, occurred_at: '2023-01-01T10:00:00Z' }, mine);
+    const a = await remember(
+      { content: 'weaving class', session_id: shared, occurred_at: '2023-01-01T10:00:00Z' },
+      mine,
+    );
     await remember({ content: 'weaving notes', session_id: shared, occurred_at: '2023-01-01T10:01:00Z' }, theirs);
     const found = await search({ query: 'weaving', context: 5 }, mine);
     assert.deepEqual(ids(found), [a.body.data.id]);
@@ -206,7 +226,9 @@ describe('memories: occurred_at, session_id, filters and context', () => {
         plan: 'pro',
         brainId: `${owner.brainId.slice(0, -4)}zzzz`,
       });
-      const old = await target.request('GET', `/v1/memories/${kept.body.data.id.slice(0, -4)}zzzz`, { key: oldKey as never });
+      const old = await target.request('GET', `/v1/memories/${kept.body.data.id.slice(0, -4)}zzzz`, {
+        key: oldKey as never,
+      });
       assert.equal(old.status, 200, JSON.stringify(old.body));
       assert.equal(old.body.data.occurred_at, kept.body.data.created_at);
       assert.equal(old.body.data.session_id, null);

@@ -44,7 +44,11 @@ const Valence = Type.Number({
 const Intensity = Unit('Emotional intensity, 0 to 1');
 // The domain reads times (fields.ts utcInstant), so that every bad one gets the same reason.
 const ZonedTime = (description: string) =>
-  Type.String({ maxLength: 64, description: `${description}: ISO 8601 with Z or an offset`, examples: ['2024-05-01T14:30:00Z'] });
+  Type.String({
+    maxLength: 64,
+    description: `${description}: ISO 8601 with Z or an offset`,
+    examples: ['2024-05-01T14:30:00Z'],
+  });
 const OccurredAt = ZonedTime('When the remembered thing happened (default: created_at)');
 const SessionId = Type.String({
   minLength: 1,
@@ -144,7 +148,9 @@ export const MemorySearchBody = Type.Object(
     ),
     brain_id: Type.Optional(BrainId),
     memory_type: Type.Optional(MemoryTypeSchema),
-    speaker: Type.Optional(Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Only memories of this speaker' })),
+    speaker: Type.Optional(
+      Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Only memories of this speaker' }),
+    ),
     session_id: Type.Optional(SessionId),
     since: Type.Optional(Since),
     until: Type.Optional(Until),

@@ -235,7 +235,13 @@ export class SqliteMemoryStore implements MemoryStore {
     this.db.transaction(() => {
       for (const anchor of anchors) {
         if (anchor.session_id === null || context.has(anchor.id)) continue;
-        const at = { brain_id: brainId, session_id: anchor.session_id, occurred_at: anchor.occurred_at, id: anchor.id, n };
+        const at = {
+          brain_id: brainId,
+          session_id: anchor.session_id,
+          occurred_at: anchor.occurred_at,
+          id: anchor.id,
+          n,
+        };
         const before = this.stmt.before().all(at).reverse();
         const after = this.stmt.after().all(at);
         context.set(anchor.id, [...before, ...after].map(memoryFromRow));
