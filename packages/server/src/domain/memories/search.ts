@@ -5,7 +5,7 @@ import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
 import { occurredWindow } from './window.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
-import { baseScore, compareDesc, RANKING, scoredByText } from '../search/ranking.js';
+import { baseScore, compareDesc, RANKING, scoredByText, shownScore } from '../search/ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
@@ -83,17 +83,19 @@ async function fuseMeaning(
   limit: number,
 ): Promise<{ ranked: Scored[]; broughtIn: number }> {
   const best = hits[0]?.relevance ?? 0;
-  const scored = new Map<string, { memory: Memory; base: number }>();
+  const scored = new Map<string, { memory: Memory; base: number; matchesText: boolean }>();
   for (const { memory, relevance } of hits) {
     const text = best > 0 ? (RANKING.textCeiling * relevance) / best : 0;
-    scored.set(memory.id, { memory, base: baseScore(text, view.of(memory.id)) });
+    scored.set(memory.id, { memory, base: baseScore(text, view.of(memory.id)), matchesText: true });
   }
   const near = view.nearest(limit + RANKING.spare, RANKING.semanticMin).filter((n) => !scored.has(n.id));
   const entering = await domain.store.memories.among(
     search,
     near.map((n) => n.id),
   );
-  for (const { memory } of entering) scored.set(memory.id, { memory, base: baseScore(0, view.of(memory.id)) });
+  for (const { memory, matchesText } of entering) {
+    scored.set(memory.id, { memory, base: baseScore(0, view.of(memory.id)), matchesText });
+  }
   const ranked = [...scored.values()]
     .sort(
       (a, b) =>
@@ -101,8 +103,8 @@ async function fuseMeaning(
         compareDesc(a.memory.created_at, b.memory.created_at) ||
         compareDesc(a.memory.id, b.memory.id),
     )
-    .map(({ memory, base }) => {
-      const score = Math.round(base * 10_000) / 10_000;
+    .map(({ memory, base, matchesText }) => {
+      const score = shownScore(base, matchesText, 4);
       return { ...memory, score, similarity: score.toFixed(4) };
     });
   return { ranked, broughtIn: entering.filter((e) => !e.matchesText).length };
