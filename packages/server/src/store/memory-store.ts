@@ -53,6 +53,12 @@ export interface MemoryStore {
    */
   among(search: Omit<MemorySearch, 'limit'>, ids: string[]): Promise<{ memory: Memory; matchesText: boolean }[]>;
   /**
+   * What ranking weighs words by (domain/memories/ranking.ts): about how many memories the brain
+   * holds, and for each of `terms` (stemmed by the store, as its index is) in how many of them it
+   * appears in content, speaker or tags — counted up to `cap`, so a common word costs little.
+   */
+  termStats(brainId: string, terms: readonly string[], cap: number): Promise<{ size: number; df: number[] }>;
+  /**
    * For each of `anchors` that has a session: the up to `n` memories of its brain and session
    * just before it and the up to `n` just after it by (occurred_at, id), oldest first, keyed by
    * the anchor's id.

@@ -5,7 +5,8 @@ import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
 import { occurredWindow } from './window.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
-import { baseScore, compareDesc, RANKING, scoredByText, shownScore } from '../search/ranking.js';
+import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
+import { MEMORY_RANKING, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
@@ -50,14 +51,43 @@ export async function searchMemories(domain: Domain, principal: Principal, input
 
 async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query: string, limit: number) {
   const meaning = await meaningOf(domain, search.brainId, query, 'memory');
-  if (!meaning.view) {
-    const found = await domain.store.memories.search({ ...search, limit });
-    return { data: scoredByText(found.hits, (hit) => hit.memory), count: found.total };
-  }
   // Meaning can reorder across the page's end: read spare text matches, as snapshot search does.
-  const found = await domain.store.memories.search({ ...search, limit: limit + RANKING.spare });
-  const { ranked, broughtIn } = await fuseMeaning(domain, search, found.hits, meaning.view, limit);
-  return { data: ranked.slice(0, limit), count: found.total + broughtIn };
+  const wanted = meaning.view ? limit + RANKING.spare : limit;
+  const { hits, total, broughtIn } = await textRanked(domain, search, wanted);
+  if (!meaning.view) {
+    const best = hits[0]?.relevance ?? 0;
+    const data = hits.slice(0, limit).map(({ memory, relevance, matchesText }) => {
+      const score = shownScore(best > 0 ? (RANKING.textCeiling * relevance) / best : 0, matchesText, 4);
+      return { ...memory, score, similarity: score.toFixed(4) };
+    });
+    return { data, count: total + broughtIn };
+  }
+  const fused = await fuseMeaning(domain, search, hits, meaning.view, limit);
+  return { data: fused.ranked.slice(0, limit), count: total + broughtIn + fused.broughtIn };
+}
+
+/**
+ * The text matches best first: plain words ranked here (ranking.ts) over the store's best
+ * MEMORY_RANKING.pool matches, phrases and prefixes by the store's own relevance. `broughtIn`:
+ * memories ranked for their neighbours that match no query word (they add to `count`).
+ */
+async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, wanted: number) {
+  const store = domain.store.memories;
+  const terms = rankedTerms(search.query);
+  const found = await store.search({ ...search, limit: terms ? Math.max(wanted, MEMORY_RANKING.pool) : wanted });
+  if (!terms || found.hits.length === 0) {
+    return { hits: found.hits.map((hit) => ({ ...hit, matchesText: true })), total: found.total, broughtIn: 0 };
+  }
+  const hits = await rankMemories(
+    terms,
+    found.hits.map((hit) => hit.memory),
+    search,
+    {
+      termStats: (words) => store.termStats(search.brainId, words, MEMORY_RANKING.dfCap),
+      around: (anchors, n) => store.sessionContext(search.brainId, anchors, n),
+    },
+  );
+  return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
 }
 
 /**
@@ -78,15 +108,15 @@ async function withContext<T extends Memory>(domain: Domain, brainId: string, re
 async function fuseMeaning(
   domain: Domain,
   search: Omit<MemorySearch, 'limit'>,
-  hits: { memory: Memory; relevance: number }[],
+  hits: RankedMemory[],
   view: MeaningView,
   limit: number,
 ): Promise<{ ranked: Scored[]; broughtIn: number }> {
   const best = hits[0]?.relevance ?? 0;
   const scored = new Map<string, { memory: Memory; base: number; matchesText: boolean }>();
-  for (const { memory, relevance } of hits) {
+  for (const { memory, relevance, matchesText } of hits) {
     const text = best > 0 ? (RANKING.textCeiling * relevance) / best : 0;
-    scored.set(memory.id, { memory, base: baseScore(text, view.of(memory.id)), matchesText: true });
+    scored.set(memory.id, { memory, base: baseScore(text, view.of(memory.id)), matchesText });
   }
   const near = view.nearest(limit + RANKING.spare, RANKING.semanticMin).filter((n) => !scored.has(n.id));
   const entering = await domain.store.memories.among(

@@ -60,6 +60,9 @@ export const MEMORY_SQL = {
     WHERE ${SEARCH_FILTERS} AND search_vector @@ q.query`,
   memoryAmong: `SELECT ${COLUMNS}, search_vector @@ q.query AS matches_text FROM memories, ${QUERY}
     WHERE ${SEARCH_FILTERS} AND id = ANY($8::text[])`,
+  memoryBrainSize: 'SELECT count(*)::int AS n FROM memories WHERE brain_id = $1',
+  memoryTermCount: `SELECT count(*)::int AS n FROM (SELECT 1 FROM memories
+    WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
   memoryBefore: `SELECT ${COLUMNS} FROM memories WHERE ${SESSION} AND (occurred_at, id) < ($3, $4)
     ORDER BY occurred_at DESC, id DESC LIMIT $5`,
   memoryAfter: `SELECT ${COLUMNS} FROM memories WHERE ${SESSION} AND (occurred_at, id) > ($3, $4)
@@ -189,6 +192,19 @@ export class PostgresMemoryStore implements MemoryStore {
       ids,
     ]);
     return found.rows.map(({ matches_text, ...memory }) => ({ memory, matchesText: matches_text }));
+  }
+
+  async termStats(brainId: string, terms: readonly string[], cap: number) {
+    const parts = terms.map((term) => tsqueryParts({ terms: [term], prefixes: [], phrases: [] })[0]);
+    const [size, ...df] = await Promise.all([
+      this.query<{ n: number }>('memoryBrainSize', [brainId]).then((r) => r.rows[0]?.n ?? 0),
+      ...parts.map((part) =>
+        part === undefined
+          ? 0
+          : this.query<{ n: number }>('memoryTermCount', [brainId, part, cap]).then((r) => r.rows[0]?.n ?? 0),
+      ),
+    ]);
+    return { size: size as number, df: df as number[] };
   }
 
   async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {

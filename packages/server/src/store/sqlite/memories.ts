@@ -133,6 +133,15 @@ export class SqliteMemoryStore implements MemoryStore {
          WHERE m.id IN (SELECT value FROM json_each(@ids)) AND m.brain_id = @brain_id
            AND (@memory_type IS NULL OR m.memory_type = @memory_type) AND ${memoryFilters('m')}`,
       ),
+      // Memories ever written to the brain (the sequence of its rowids): a deleted one still
+      // counts, which moves every word's weight alike, and it costs one index probe, not a scan.
+      brainSize: prepared<{ n: number }>(
+        'SELECT coalesce(max(rowid) - @lo, 0) AS n FROM memory_search_rows WHERE rowid BETWEEN @lo AND @hi',
+      ),
+      termCount: prepared<{ n: number }>(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM memory_search
+           WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi LIMIT @cap)`,
+      ),
       before: prepared<MemoryRow>(
         `SELECT ${COLUMNS} FROM memories
          WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) < (@occurred_at, @id)
@@ -227,6 +236,21 @@ export class SqliteMemoryStore implements MemoryStore {
       ...filterValues(search),
     });
     return rows.map(({ matches_text, ...row }) => ({ memory: memoryFromRow(row), matchesText: matches_text === 1 }));
+  }
+
+  async termStats(brainId: string, terms: readonly string[], cap: number) {
+    return this.db.transaction(() => {
+      const brain = this.stmt.brainNumber().get({ brain_id: brainId });
+      if (!brain) return { size: 0, df: terms.map(() => 0) };
+      const lo = BigInt(brain.n) * BRAIN_SPAN;
+      const range = { lo, hi: lo + BRAIN_SPAN - 1n };
+      const size = Number(this.stmt.brainSize().get(range)?.n ?? 0);
+      const df = terms.map((term) => {
+        const match = ftsExpression({ brainId }, { terms: [term], prefixes: [], phrases: [] });
+        return match === undefined ? 0 : (this.stmt.termCount().get({ ...range, match, cap })?.n ?? 0);
+      });
+      return { size, df };
+    })();
   }
 
   async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
