@@ -6,8 +6,12 @@
 // and overall, next to a plain Okapi BM25 over "speaker text" computed here (bench/lib/bm25.mjs,
 // k1 0.9, b 0.4, no stemming: the README's reference, 0.462 / 0.524).
 //
-//   node bench/memory-quality.mjs [--data DIR] [--backend sqlite|postgres|both]
+//   node bench/memory-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--without-sessions]
+//
+// --without-sessions loads speaker and content only (the README's protocol; a build before
+// DESIGN 5.1 takes nothing else).
 import { existsSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { bm25Index } from './lib/bm25.mjs';
 import { runMain } from './lib/cleanup.mjs';
@@ -40,6 +44,7 @@ function args(argv) {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--data') out.data = resolve(argv[++i]);
     else if (argv[i] === '--backend') out.backend = argv[++i];
+    else if (argv[i] === '--without-sessions') out.withoutSessions = true;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return out;
@@ -79,7 +84,7 @@ function scoreTable(name, questions, rankedOf) {
   return { name, rows };
 }
 
-async function runBackend(backend, turns, questions) {
+async function runBackend(backend, turns, questions, { withoutSessions }) {
   const database = backend === 'postgres' ? await createBenchDatabase() : undefined;
   const db = prepareDatabase({ databaseUrl: database?.url });
   const server = await startSnapgraph({ databaseUrl: db.databaseUrl });
@@ -103,8 +108,7 @@ async function runBackend(backend, turns, questions) {
           brain_id: brains.get(t.conv),
           content: t.text,
           speaker: t.speaker,
-          session_id: `D${t.session}`,
-          occurred_at: occurredAt(t.date, turn),
+          ...(withoutSessions ? {} : { session_id: `D${t.session}`, occurred_at: occurredAt(t.date, turn) }),
         },
       });
       idToRef.set(made.data.id, t.ref);
@@ -129,7 +133,8 @@ async function runBackend(backend, turns, questions) {
     console.error(
       `${backend}: loaded ${turns.length} turns in ${loaded.toFixed(1)} s; search p95 ${p95.toFixed(1)} ms`,
     );
-    return scoreTable(`Snapgraph (${backend})`, questions, (q) => answers.get(q.qid) ?? []);
+    const how = withoutSessions ? ', speaker and content only' : '';
+    return scoreTable(`Snapgraph (${backend}${how})`, questions, (q) => answers.get(q.qid) ?? []);
   } finally {
     await server.stop();
     db.cleanup();
@@ -170,6 +175,6 @@ await runMain(async () => {
   }
   const tables = [scoreTable('BM25 "speaker text" (reference)', questions, (q) => indexes.get(q.conv).search(q.q, 10))];
   const backends = options.backend === 'both' ? ['sqlite', 'postgres'] : [options.backend];
-  for (const backend of backends) tables.push(await runBackend(backend, turns, questions));
+  for (const backend of backends) tables.push(await runBackend(backend, turns, questions, options));
   print(tables);
 });
