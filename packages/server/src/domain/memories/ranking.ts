@@ -29,7 +29,7 @@ function stem(word: string): string {
  */
 export const MEMORY_RANKING = {
   /** Text matches read from the store's index and ranked here. */
-  pool: 100,
+  pool: 50,
   /**
    * Okapi BM25. Turns of a conversation are short and much alike in length: a low `b` keeps a
    * long turn that says the thing from losing to a short one that only names it, and a low
@@ -41,7 +41,7 @@ export const MEMORY_RANKING = {
   speakerWeight: 2,
   tagWeight: 2,
   /** Words are counted in at most this many memories: a common word costs little to count. */
-  dfCap: 2000,
+  dfCap: 1000,
   /** Each match gains this share of the best match of its session: the conversation is about it. */
   sessionShare: 0.1,
   /**
@@ -50,7 +50,7 @@ export const MEMORY_RANKING = {
    */
   neighbourShare: 0.4,
   /** The best matches whose neighbours are read. */
-  neighbourSources: 30,
+  neighbourSources: 10,
   /**
    * Pseudo-relevance feedback: the words of the best `feedbackDocs` matches (each weighted by
    * its score against the best's, times the word's IDF) find the `feedbackTerms` best, and each
@@ -60,7 +60,7 @@ export const MEMORY_RANKING = {
   feedbackTerms: 20,
   feedbackShare: 0.1,
   /** Of the words the best matches share, at most this many are weighed (each costs a count). */
-  feedbackCandidates: 60,
+  feedbackCandidates: 20,
 } as const;
 
 /**

@@ -27,6 +27,12 @@ export const MEMORY_COLUMNS = [
 const COLUMNS = MEMORY_COLUMNS.join(', ');
 
 const BRAIN_SPAN = BigInt(SPAN);
+/**
+ * A word's memories are counted up to this many; past it, how far into the brain's writes they
+ * reached extrapolates the rest (ranking needs the order of magnitude, and counting a common
+ * word in full walks its whole doclist).
+ */
+const SAMPLED_COUNT = 100;
 
 /** Shared with the knowledge store, which writes memories with the snapshots of an ingestion. */
 export const INSERT_MEMORY = `INSERT INTO memories (account_id, ${COLUMNS})
@@ -138,19 +144,20 @@ export class SqliteMemoryStore implements MemoryStore {
       brainSize: prepared<{ n: number }>(
         'SELECT coalesce(max(rowid) - @lo, 0) AS n FROM memory_search_rows WHERE rowid BETWEEN @lo AND @hi',
       ),
-      termCount: prepared<{ n: number }>(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM memory_search
+      // The first @cap matches in rowid order (FTS5's own), and the rowid where they end.
+      termCount: prepared<{ n: number; last: number | null }>(
+        `SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM memory_search
            WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi LIMIT @cap)`,
       ),
-      before: prepared<MemoryRow>(
-        `SELECT ${COLUMNS} FROM memories
-         WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) < (@occurred_at, @id)
-         ORDER BY occurred_at DESC, id DESC LIMIT @n`,
-      ),
-      after: prepared<MemoryRow>(
-        `SELECT ${COLUMNS} FROM memories
-         WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) > (@occurred_at, @id)
-         ORDER BY occurred_at, id LIMIT @n`,
+      // Both sides in one statement: the n before (newest first) and the n after (oldest first).
+      around: prepared<MemoryRow & { side: number }>(
+        `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM memories
+           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) < (@occurred_at, @id)
+           ORDER BY occurred_at DESC, id DESC LIMIT @n)
+         UNION ALL
+         SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
+           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) > (@occurred_at, @id)
+           ORDER BY occurred_at, id LIMIT @n)`,
       ),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
@@ -245,9 +252,15 @@ export class SqliteMemoryStore implements MemoryStore {
       const lo = BigInt(brain.n) * BRAIN_SPAN;
       const range = { lo, hi: lo + BRAIN_SPAN - 1n };
       const size = Number(this.stmt.brainSize().get(range)?.n ?? 0);
+      const sample = Math.min(cap, SAMPLED_COUNT);
       const df = terms.map((term) => {
         const match = ftsExpression({ brainId }, { terms: [term], prefixes: [], phrases: [] });
-        return match === undefined ? 0 : (this.stmt.termCount().get({ ...range, match, cap })?.n ?? 0);
+        if (match === undefined) return 0;
+        const found = this.stmt.termCount().get({ ...range, match, cap: sample });
+        const n = found?.n ?? 0;
+        if (n < sample || !found?.last) return n;
+        // A common word: its first matches in rowid (write) order say how dense it is.
+        return Math.min(cap, Math.round((n * size) / Math.max(1, Number(BigInt(found.last) - lo))));
       });
       return { size, df };
     })();
@@ -266,9 +279,13 @@ export class SqliteMemoryStore implements MemoryStore {
           id: anchor.id,
           n,
         };
-        const before = this.stmt.before().all(at).reverse();
-        const after = this.stmt.after().all(at);
-        context.set(anchor.id, [...before, ...after].map(memoryFromRow));
+        const rows = this.stmt.around().all(at);
+        const before = rows.filter((r) => r.side === 0).reverse();
+        const after = rows.filter((r) => r.side === 1);
+        context.set(
+          anchor.id,
+          [...before, ...after].map(({ side: _side, ...row }) => memoryFromRow(row)),
+        );
       }
     })();
     return context;
