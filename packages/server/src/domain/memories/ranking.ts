@@ -29,7 +29,7 @@ function stem(word: string): string {
  */
 export const MEMORY_RANKING = {
   /** Text matches read from the store's index and ranked here. */
-  pool: 50,
+  pool: 30,
   /**
    * Okapi BM25. Turns of a conversation are short and much alike in length: a low `b` keeps a
    * long turn that says the thing from losing to a short one that only names it, and a low
@@ -50,17 +50,17 @@ export const MEMORY_RANKING = {
    */
   neighbourShare: 0.4,
   /** The best matches whose neighbours are read. */
-  neighbourSources: 10,
+  neighbourSources: 8,
   /**
    * Pseudo-relevance feedback: the words of the best `feedbackDocs` matches (each weighted by
    * its score against the best's, times the word's IDF) find the `feedbackTerms` best, and each
    * match gains `feedbackShare` of its BM25 score over those words.
    */
   feedbackDocs: 5,
-  feedbackTerms: 20,
+  feedbackTerms: 10,
   feedbackShare: 0.1,
   /** Of the words the best matches share, at most this many are weighed (each costs a count). */
-  feedbackCandidates: 20,
+  feedbackCandidates: 10,
 } as const;
 
 /**
