@@ -51,16 +51,6 @@ export const MEMORY_RANKING = {
   neighbourShare: 0.4,
   /** The best matches whose neighbours are read. */
   neighbourSources: 8,
-  /**
-   * Pseudo-relevance feedback: the words of the best `feedbackDocs` matches (each weighted by
-   * its score against the best's, times the word's IDF) find the `feedbackTerms` best, and each
-   * match gains `feedbackShare` of its BM25 score over those words.
-   */
-  feedbackDocs: 5,
-  feedbackTerms: 10,
-  feedbackShare: 0.1,
-  /** Of the words the best matches share, at most this many are weighed (each costs a count). */
-  feedbackCandidates: 10,
 } as const;
 
 /**
@@ -150,10 +140,10 @@ export async function rankMemories(
   [...terms.keys()].forEach((term, i) => weights.set(term, idfOf(stats.size, stats.df[i] ?? 0)));
   const bags = new Map(pool.map((m) => [m.id, bagOf(m)]));
   const meanLength = Math.max(1, [...bags.values()].reduce((sum, bag) => sum + bag.length, 0) / Math.max(1, bags.size));
-  const bm25 = (bag: Bag, idf: Map<string, number> = weights): number => {
+  const bm25 = (bag: Bag): number => {
     const { k1, b } = MEMORY_RANKING;
     let score = 0;
-    for (const [term, weight] of idf) {
+    for (const [term, weight] of weights) {
       const tf = bag.counts.get(term) ?? 0;
       if (tf > 0) score += (weight * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * bag.length) / meanLength));
     }
@@ -164,9 +154,8 @@ export async function rankMemories(
   for (const memory of pool) {
     ranked.set(memory.id, { memory, relevance: bm25(bags.get(memory.id) as Bag), matchesText: true });
   }
-  await addFeedback(ranked, bags, weights, reads, stats.size, bm25);
   liftBySession(ranked);
-  await liftByNeighbours(ranked, filters, reads, (bag) => bm25(bag));
+  await liftByNeighbours(ranked, filters, reads, bm25);
   return [...ranked.values()].sort((a, b) => b.relevance - a.relevance);
 }
 
@@ -177,59 +166,6 @@ export async function rankMemories(
 function idfOf(size: number, df: number): number {
   if (df <= 0) return 0;
   return Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5));
-}
-
-/**
- * Pseudo-relevance feedback: the words the best matches share say more about what the question
- * is after (a place, a name, an object) than the question's own words do; each match gains a
- * share of its score over the strongest of them. Only matches gain: feedback reorders, it does
- * not bring in.
- */
-async function addFeedback(
-  ranked: Map<string, RankedMemory>,
-  bags: Map<string, Bag>,
-  weights: Map<string, number>,
-  reads: RankingReads,
-  size: number,
-  bm25: (bag: Bag, idf: Map<string, number>) => number,
-): Promise<void> {
-  const R = MEMORY_RANKING;
-  const best = [...ranked.values()]
-    .filter((r) => r.relevance > 0)
-    .sort((a, b) => b.relevance - a.relevance)
-    .slice(0, R.feedbackDocs);
-  if (best.length === 0) return;
-  const share = new Map<string, number>();
-  const holders = new Map<string, number>();
-  const spelling = new Map<string, string>();
-  for (const r of best) {
-    for (const [term, word] of (bags.get(r.memory.id) as Bag).contentWords) {
-      if (weights.has(term)) continue;
-      if (!spelling.has(term)) spelling.set(term, word);
-      holders.set(term, (holders.get(term) ?? 0) + 1);
-      share.set(term, (share.get(term) ?? 0) + r.relevance / (best[0] as RankedMemory).relevance);
-    }
-  }
-  // A word only one of them holds says nothing the match did not say itself (and would lift a
-  // long match by its own words): only shared words count.
-  const weighed = [...spelling.keys()]
-    .filter((term) => (holders.get(term) as number) >= 2)
-    .sort((a, b) => (share.get(b) as number) - (share.get(a) as number))
-    .slice(0, R.feedbackCandidates);
-  if (weighed.length === 0) return;
-  const stats = await reads.termStats(weighed.map((term) => spelling.get(term) as string));
-  const idf = new Map(weighed.map((term, i) => [term, idfOf(size, stats.df[i] ?? 0)]));
-  const chosen = new Map(
-    weighed
-      .map((term): [string, number] => [term, (share.get(term) as number) * (idf.get(term) as number)])
-      .filter(([, w]) => w > 0)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, R.feedbackTerms)
-      .map(([term]) => [term, idf.get(term) as number]),
-  );
-  for (const r of ranked.values()) {
-    if (r.relevance > 0) r.relevance += R.feedbackShare * bm25(bags.get(r.memory.id) as Bag, chosen);
-  }
 }
 
 /** Each match gains a share of the best match of its session (its own score included). */
@@ -303,26 +239,22 @@ function passes(m: Memory, f: MemoryFilters): boolean {
 interface Bag {
   counts: Map<string, number>;
   length: number;
-  /** The content's stems, each with a word it came from (what the store is asked to count). */
-  contentWords: Map<string, string>;
 }
 
 /** A memory's stemmed words with their weighted counts, and its weighted length. */
 function bagOf(m: Memory): Bag {
   const counts = new Map<string, number>();
-  const contentWords = new Map<string, string>();
   let length = 0;
-  const add = (text: string, weight: number, words?: Map<string, string>) => {
+  const add = (text: string, weight: number) => {
     for (const word of text.toLowerCase().match(WORD) ?? []) {
       if (STOP_WORDS.has(word)) continue;
       const s = stem(word);
       counts.set(s, (counts.get(s) ?? 0) + weight);
       length += weight;
-      if (words && !words.has(s)) words.set(s, word);
     }
   };
-  add(m.content, 1, contentWords);
+  add(m.content, 1);
   if (m.speaker !== null) add(m.speaker, MEMORY_RANKING.speakerWeight);
   for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
-  return { counts, length, contentWords };
+  return { counts, length };
 }
