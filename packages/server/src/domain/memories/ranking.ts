@@ -42,8 +42,6 @@ export const MEMORY_RANKING = {
   tagWeight: 2,
   /** Words are counted in at most this many memories: a common word costs little to count. */
   dfCap: 1000,
-  /** Each match gains this share of the best match of its session: the conversation is about it. */
-  sessionShare: 0.1,
   /**
    * A turn gains this share of the score of the turn next to it in its session (and half as
    * much from two turns away): an answer is often the turn after the question that names it.
@@ -124,8 +122,8 @@ export function rankedTerms(query: ParsedQuery): Map<string, string> | undefined
 
 /**
  * Ranks the store's text matches (`pool`, best first by the store's relevance) for a query:
- * BM25 over content, speaker and tags with the brain's document frequencies, then each match
- * lifted by its session's best match, then every turn near one of the best lifted by it. A
+ * BM25 over content, speaker and tags with the brain's document frequencies, then every turn
+ * near one of the best lifted by it. A
  * turn next to a strong match enters the results even without a query word, when it passes the
  * search's filters. Best first; ties keep the pool's order.
  */
@@ -154,7 +152,6 @@ export async function rankMemories(
   for (const memory of pool) {
     ranked.set(memory.id, { memory, relevance: bm25(bags.get(memory.id) as Bag), matchesText: true });
   }
-  liftBySession(ranked);
   await liftByNeighbours(ranked, filters, reads, bm25);
   return [...ranked.values()].sort((a, b) => b.relevance - a.relevance);
 }
@@ -166,19 +163,6 @@ export async function rankMemories(
 function idfOf(size: number, df: number): number {
   if (df <= 0) return 0;
   return Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5));
-}
-
-/** Each match gains a share of the best match of its session (its own score included). */
-function liftBySession(ranked: Map<string, RankedMemory>): void {
-  const best = new Map<string, number>();
-  for (const { memory, relevance } of ranked.values()) {
-    if (memory.session_id !== null) best.set(memory.session_id, Math.max(best.get(memory.session_id) ?? 0, relevance));
-  }
-  for (const r of ranked.values()) {
-    if (r.memory.session_id !== null && r.relevance > 0) {
-      r.relevance += MEMORY_RANKING.sessionShare * (best.get(r.memory.session_id) as number);
-    }
-  }
 }
 
 /**
