@@ -98,12 +98,13 @@ async function writes(ctx) {
 }
 
 /** N memories of Zipf text (the snapshot generator's core as content) straight into the database. */
-function seedMemories(path, { accountId, brainId, count }) {
+export function seedMemories(path, { accountId, brainId, count }) {
   const text = snapshotText({ words: vocabulary(4_000) });
   const db = new Database(path);
   const insert = db.prepare(
-    `INSERT INTO memories (id, account_id, brain_id, content, memory_type, speaker, tags, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO memories (id, account_id, brain_id, content, memory_type, speaker, tags, occurred_at, session_id,
+       created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const start = Date.now() - count - 60_000;
   const batch = db.transaction((from, to) => {
@@ -119,6 +120,9 @@ function seedMemories(path, { accountId, brainId, count }) {
         i % 3 ? null : 'Ada',
         JSON.stringify(tags),
         at,
+        // Conversations of 20 turns: ranking reads the turns around its best matches.
+        `s${Math.floor(i / 20)}`,
+        at,
         at,
       );
     }
@@ -131,7 +135,7 @@ function seedMemories(path, { accountId, brainId, count }) {
 }
 
 /** Two-word queries from words of middling frequency (ranks 100–3,000), as snapshot search's bench. */
-function queries() {
+export function queries() {
   const words = vocabulary(4_000);
   const next = random(42);
   const [first, last] = [Math.log(100), Math.log(3_000)];
@@ -140,7 +144,7 @@ function queries() {
 }
 
 /** Sequential searches for `seconds`, one at a time on a kept-alive connection: every latency kept. */
-async function searchLatency(server, key, brainId, list, seconds) {
+export async function searchLatency(server, key, brainId, list, seconds) {
   const latencies = [];
   let hits = 0;
   const cpuBefore = cpuMs(server.pid);

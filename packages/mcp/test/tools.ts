@@ -345,8 +345,10 @@ export function toolBehaviour(client: () => Client) {
       'excerpt',
       'id',
       'memory_type',
+      'occurred_at',
       'promoted_to',
       'score',
+      'session_id',
       'speaker',
       'tags',
     ]);

@@ -260,6 +260,10 @@ export interface Memory {
   emotional_valence: number | null;
   /** 0 to 1. */
   emotional_intensity: number | null;
+  /** When the remembered thing happened (UTC, milliseconds); created_at unless given. */
+  occurred_at: string;
+  /** The conversation, meeting or episode it belongs to, or null. */
+  session_id: string | null;
   /** The first snapshot the memory was promoted into, or null. */
   promoted_to: string | null;
   created_at: string;

@@ -1351,6 +1351,12 @@ export interface components {
             source_emotion: string | null;
             emotional_valence: number | null;
             emotional_intensity: number | null;
+            /**
+             * Format: date-time
+             * @description When the remembered thing happened, UTC with milliseconds (created_at unless given)
+             */
+            occurred_at: string;
+            session_id: string | null;
             promoted_to: string | null;
             /**
              * Format: date-time
@@ -1377,6 +1383,12 @@ export interface components {
             source_emotion?: string | null;
             emotional_valence?: number | null;
             emotional_intensity?: number | null;
+            /**
+             * @description When the remembered thing happened (default: created_at): ISO 8601 with Z or an offset
+             * @example 2024-05-01T14:30:00Z
+             */
+            occurred_at?: string;
+            session_id?: string | null;
             /** @description Brain to use; default: the key's brain */
             brain_id?: string;
         };
@@ -1426,6 +1438,22 @@ export interface components {
              * @enum {unknown}
              */
             memory_type?: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
+            /** @description Only memories of this speaker */
+            speaker?: string;
+            /** @description The conversation, meeting or episode it belongs to, 1 to 200 characters */
+            session_id?: string;
+            /**
+             * @description Only memories that occurred at or after this time: ISO 8601 with Z or an offset
+             * @example 2024-05-01T14:30:00Z
+             */
+            since?: string;
+            /**
+             * @description Only memories that occurred at or before this time: ISO 8601 with Z or an offset
+             * @example 2024-05-01T14:30:00Z
+             */
+            until?: string;
+            /** @description 0 to 5 (default 0): each result carries the up to n memories just before and just after it in its session */
+            context?: number;
             /** @description 1 to 100 (default 10) */
             limit?: number;
         };
@@ -1449,6 +1477,12 @@ export interface components {
                 source_emotion: string | null;
                 emotional_valence: number | null;
                 emotional_intensity: number | null;
+                /**
+                 * Format: date-time
+                 * @description When the remembered thing happened, UTC with milliseconds (created_at unless given)
+                 */
+                occurred_at: string;
+                session_id: string | null;
                 promoted_to: string | null;
                 /**
                  * Format: date-time
@@ -1460,6 +1494,8 @@ export interface components {
                  * @description ISO 8601 UTC with milliseconds
                  */
                 updated_at: string;
+                /** @description With `context`: the memories around this one in its session by occurred_at, oldest first (empty without a session) */
+                context?: components["schemas"]["Memory"][];
                 /** @description Relevance, 0 to 1, higher is better; the best match scores 0.95 */
                 score: number;
                 /** @description The score with exactly 4 decimals */
@@ -1484,6 +1520,12 @@ export interface components {
             source_emotion?: string | null;
             emotional_valence?: number | null;
             emotional_intensity?: number | null;
+            /**
+             * @description When the remembered thing happened (default: created_at): ISO 8601 with Z or an offset
+             * @example 2024-05-01T14:30:00Z
+             */
+            occurred_at?: string;
+            session_id?: string | null;
             /** @description Memory id. Read-only: accepted only unchanged. */
             id?: unknown;
             /** @description Owning brain. Read-only: accepted only unchanged. */
@@ -3630,6 +3672,18 @@ export interface operations {
                 speaker?: string;
                 /** @description Only memories with this tag (trimmed, as stored tags are) */
                 tag?: string;
+                /** @description The conversation, meeting or episode it belongs to, 1 to 200 characters */
+                session_id?: string;
+                /**
+                 * @description Only memories that occurred at or after this time: ISO 8601 with Z or an offset
+                 * @example 2024-05-01T14:30:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Only memories that occurred at or before this time: ISO 8601 with Z or an offset
+                 * @example 2024-05-01T14:30:00Z
+                 */
+                until?: string;
                 /** @description Page size, 1 to 100 (default 50) */
                 limit?: number;
                 /** @description Number of items to skip (default 0) */

@@ -68,7 +68,7 @@ export class Memories {
     });
   }
 
-  /** One page, newest first, filtered by `memory_type`, `speaker` or `tag`; `count` is the number of all matches. */
+  /** One page, newest first, filtered by `memory_type`, `speaker`, `tag`, `session_id` or `since`/`until` (on `occurred_at`); `count` is the number of all matches. */
   list(query: MemoryListQuery = {}, options: CallOptions = {}): Promise<MemoryPage> {
     return this.http.request({ method: 'GET', path: '/v1/memories', query, ...options });
   }

@@ -12,21 +12,25 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
       title: 'Recall memories',
       description:
         'Find memories (facts, decisions, preferences… kept with remember) by words, best first. ' +
-        'Returns ids, types, speakers, the start of each memory, the snapshot it was promoted to (if any) and its score, with next_cursor when more results exist (the best 100 can be paged). For beliefs and principles use search_snapshots.',
+        'Returns ids, types, speakers, when each happened and its session, the start of each memory, the snapshot it was promoted to (if any) and its score, with next_cursor when more results exist (the best 100 can be paged). For beliefs and principles use search_snapshots.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('What to look for'),
         memory_type: MemoryType.optional(),
+        speaker: z.string().max(200).optional().describe('Only memories of this speaker'),
+        session_id: z.string().min(1).max(200).optional().describe('Only memories of this session'),
+        since: z.string().max(64).optional().describe('Only memories that occurred at or after this ISO 8601 time'),
+        until: z.string().max(64).optional().describe('Only memories that occurred at or before this ISO 8601 time'),
         brain_id: BrainId('Brain to search'),
         limit: PageSize(10, 50),
         cursor: Cursor,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, memory_type, brain_id, limit, cursor }, extra) =>
+    ({ query, memory_type, speaker, session_id, since, until, brain_id, limit, cursor }, extra) =>
       run(async () => {
         const offset = offsetFrom(cursor, 'recall');
         const found = await client.memories.search(
-          { query, memory_type, brain_id, limit: rankedFetch(offset, limit) },
+          { query, memory_type, speaker, session_id, since, until, brain_id, limit: rankedFetch(offset, limit) },
           { signal: extra.signal },
         );
         const page = found.data.slice(offset, offset + limit);
@@ -37,6 +41,8 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
             id: m.id,
             memory_type: m.memory_type,
             speaker: m.speaker,
+            occurred_at: m.occurred_at,
+            session_id: m.session_id,
             excerpt: firstLine(m.content),
             tags: m.tags,
             promoted_to: m.promoted_to,

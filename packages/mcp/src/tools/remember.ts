@@ -22,6 +22,17 @@ export const registerRemember: RegisterTool = ({ server, client }) => {
         source_emotion: z.string().max(64).optional().describe('The feeling it came with, e.g. "relief"'),
         emotional_valence: z.number().min(-1).max(1).optional().describe('-1 (negative) to 1 (positive)'),
         emotional_intensity: Unit('How strong the feeling was, 0 to 1').optional(),
+        occurred_at: z
+          .string()
+          .max(64)
+          .optional()
+          .describe('When it happened: ISO 8601 with Z or an offset, e.g. 2024-05-01T14:30:00Z (default: now)'),
+        session_id: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('The conversation, meeting or episode it belongs to'),
         brain_id: BrainId('Brain to keep it in'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -54,6 +54,8 @@ export const MEMORY_COLUMNS = [
   'source_emotion',
   'emotional_valence',
   'emotional_intensity',
+  'occurred_at',
+  'session_id',
   'promoted_to',
   'created_at',
   'updated_at',

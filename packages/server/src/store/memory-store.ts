@@ -2,17 +2,23 @@ import { AppError } from '../errors.js';
 import type { Memory, MemoryType, Page, PageOf, Snapshot } from '../model.js';
 import type { ParsedQuery } from './search-store.js';
 
-export interface MemoryQuery extends Page {
-  brainId: string;
+/** Filters of memory lists and searches (DESIGN 5.1); `since`/`until` are UTC instants, inclusive. */
+export interface MemoryFilters {
   memoryType?: MemoryType | undefined;
   speaker?: string | undefined;
+  sessionId?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+export interface MemoryQuery extends Page, MemoryFilters {
+  brainId: string;
   tag?: string | undefined;
 }
 
-export interface MemorySearch {
+export interface MemorySearch extends MemoryFilters {
   brainId: string;
   query: ParsedQuery;
-  memoryType?: MemoryType | undefined;
   limit: number;
 }
 
@@ -46,6 +52,18 @@ export interface MemoryStore {
    * the query's words: those that memory search brings in by meaning (DESIGN 4.5).
    */
   among(search: Omit<MemorySearch, 'limit'>, ids: string[]): Promise<{ memory: Memory; matchesText: boolean }[]>;
+  /**
+   * What ranking weighs words by (domain/memories/ranking.ts): about how many memories the brain
+   * holds, and for each of `terms` (stemmed by the store, as its index is) in how many of them it
+   * appears in content, speaker or tags — counted up to `cap`, so a common word costs little.
+   */
+  termStats(brainId: string, terms: readonly string[], cap: number): Promise<{ size: number; df: number[] }>;
+  /**
+   * For each of `anchors` that has a session: the up to `n` memories of its brain and session
+   * just before it and the up to `n` just after it by (occurred_at, id), oldest first, keyed by
+   * the anchor's id.
+   */
+  sessionContext(brainId: string, anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
   /** The snapshots made from a memory (source_type "memory", source_id its id), oldest first. */
   promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]>;
 }

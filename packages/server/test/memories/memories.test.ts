@@ -14,6 +14,8 @@ const MEMORY_FIELDS = [
   'source_emotion',
   'emotional_valence',
   'emotional_intensity',
+  'occurred_at',
+  'session_id',
   'promoted_to',
   'created_at',
   'updated_at',

@@ -111,6 +111,8 @@ function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[
       source_emotion: null,
       emotional_valence: null,
       emotional_intensity: null,
+      occurred_at: at,
+      session_id: null,
       promoted_to: null,
       created_at: at,
       updated_at: at,

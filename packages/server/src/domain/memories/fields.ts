@@ -1,11 +1,12 @@
 import type { Memory, MemoryType } from '../../model.js';
 import { normalizeTags } from '../snapshots.js';
-import { Problems } from '../validate.js';
+import { characterLength, Problems } from '../validate.js';
 
 export const MEMORY_LIMITS = {
   content: 10_000,
   speaker: 200,
   sourceEmotion: 64,
+  sessionId: 200,
 } as const;
 
 /** Fields the service sets; a client may send them back on update, unchanged. */
@@ -20,6 +21,10 @@ export interface MemoryFields {
   source_emotion: string | null;
   emotional_valence: number | null;
   emotional_intensity: number | null;
+  /** When the remembered thing happened: ISO 8601 with `Z` or an offset (DESIGN 5.1). */
+  occurred_at: string;
+  /** The conversation, meeting or episode it belongs to. */
+  session_id: string | null;
 }
 
 export const EDITABLE_FIELDS: readonly (keyof MemoryFields)[] = [
@@ -30,7 +35,36 @@ export const EDITABLE_FIELDS: readonly (keyof MemoryFields)[] = [
   'source_emotion',
   'emotional_valence',
   'emotional_intensity',
+  'occurred_at',
+  'session_id',
 ];
+
+/**
+ * ISO 8601 with a date, a time and `Z` or an offset: a time without a zone would mean a
+ * different instant on each server, so it is refused rather than guessed.
+ */
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}(:?\d{2})?)$/;
+
+/** The instant `value` names, in UTC with milliseconds; a problem on `field` when it names none. */
+export function utcInstant(field: string, value: unknown, problems: Problems): string {
+  const match = typeof value === 'string' ? ZONED_TIME.exec(value) : null;
+  if (match && typeof value === 'string') {
+    const zone = match[3] as string;
+    // Date.parse wants the offset as ±HH:MM; ±HH and ±HHMM are ISO 8601 too.
+    const offset = /^[Zz]$/.test(zone) ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(3).replace(':', '') || '00'}`;
+    const ms = Date.parse(`${value.slice(0, value.length - zone.length).replace(/[t ]/, 'T')}${offset}`);
+    if (Number.isFinite(ms) && realDate(value)) return new Date(ms).toISOString();
+  }
+  problems.add(field, 'must be an ISO 8601 date and time with Z or an offset, e.g. 2024-05-01T14:30:00Z');
+  return '';
+}
+
+/** Date.parse rolls 2024-02-30 over to March; the day written must be a day of its month. */
+function realDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 /**
  * The checks the JSON schema cannot express (content's length after trimming, tags trimmed and
@@ -44,8 +78,20 @@ export function normalizeMemoryFields(input: Partial<MemoryFields>): Partial<Mem
     const value = input[field];
     if (field === 'content') out.content = problems.trimmed('content', value as string, 1, MEMORY_LIMITS.content);
     else if (field === 'tags') out.tags = normalizeTags(value as string[] | null, problems);
+    else if (field === 'occurred_at') out.occurred_at = utcInstant('occurred_at', value, problems);
+    else if (field === 'session_id') out.session_id = sessionId(value as string | null, problems);
     else (out as Record<string, unknown>)[field] = value ?? null;
   }
   problems.throwIfAny();
   return out;
+}
+
+/** A session id is kept as sent (it names the caller's own conversation), 1–200 characters. */
+function sessionId(value: string | null | undefined, problems: Problems): string | null {
+  if (value === null || value === undefined) return null;
+  const length = characterLength(value);
+  if (length < 1 || length > MEMORY_LIMITS.sessionId) {
+    problems.add('session_id', `must have 1 to ${MEMORY_LIMITS.sessionId} characters`);
+  }
+  return value;
 }

@@ -7,6 +7,7 @@ import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 import { EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS, normalizeMemoryFields, type MemoryFields } from './fields.js';
+import { occurredWindow } from './window.js';
 
 export { MEMORY_LIMITS, MEMORY_READ_ONLY_FIELDS } from './fields.js';
 export { promoteMemory, type PromotionResult } from './promote.js';
@@ -30,6 +31,8 @@ export async function rememberMemory(domain: Domain, principal: Principal, input
     source_emotion: fields.source_emotion ?? null,
     emotional_valence: fields.emotional_valence ?? null,
     emotional_intensity: fields.emotional_intensity ?? null,
+    occurred_at: fields.occurred_at ?? at,
+    session_id: fields.session_id ?? null,
     promoted_to: null,
     created_at: at,
     updated_at: at,
@@ -49,6 +52,10 @@ export interface MemoryListQuery extends PageRequest {
   memory_type?: MemoryType | undefined;
   speaker?: string | undefined;
   tag?: string | undefined;
+  session_id?: string | undefined;
+  /** On occurred_at, inclusive (ISO 8601 with Z or an offset). */
+  since?: string | undefined;
+  until?: string | undefined;
 }
 
 /** GET /v1/memories: newest first, `count` of all matches (DESIGN 1.3). */
@@ -58,12 +65,15 @@ export async function listMemories(
   query: MemoryListQuery,
 ): Promise<ListPage<Memory>> {
   const page = pageQuery(query, 'mem');
+  const window = occurredWindow(query);
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
   const found = await domain.store.memories.list({
     brainId,
     memoryType: query.memory_type,
     speaker: query.speaker,
     tag: query.tag?.trim(), // stored tags are trimmed
+    sessionId: query.session_id,
+    ...window,
     ...page,
   });
   return { ...pageResult(found.rows, query.limit), total: found.total };

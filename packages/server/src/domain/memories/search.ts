@@ -3,14 +3,22 @@ import type { MemorySearch } from '../../store/memory-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
+import { occurredWindow } from './window.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
-import { baseScore, compareDesc, RANKING, scoredByText } from '../search/ranking.js';
+import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
+import { MEMORY_RANKING, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
   query: string;
   brain_id?: string | undefined;
   memory_type?: MemoryType | undefined;
+  speaker?: string | undefined;
+  session_id?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  /** 0–5: the memories around each result in its session (DESIGN 5.1). */
+  context?: number | undefined;
   limit: number;
 }
 
@@ -24,20 +32,72 @@ type Scored = Memory & { score: number; similarity: string };
  * decimals. Memories have no edges, so there is no graph part.
  */
 export async function searchMemories(domain: Domain, principal: Principal, input: MemorySearchInput) {
+  const window = occurredWindow(input);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const query = input.query.trim();
   const parsed = parseQuery(query);
   if (isEmptyQuery(parsed)) return { data: [], count: 0, query };
-  const search = { brainId, query: parsed, memoryType: input.memory_type };
-  const meaning = await meaningOf(domain, brainId, query, 'memory');
-  if (!meaning.view) {
-    const found = await domain.store.memories.search({ ...search, limit: input.limit });
-    return { data: scoredByText(found.hits, (hit) => hit.memory), count: found.total, query };
-  }
+  const search = {
+    brainId,
+    query: parsed,
+    memoryType: input.memory_type,
+    speaker: input.speaker,
+    sessionId: input.session_id,
+    ...window,
+  };
+  const { data, count } = await ranked(domain, search, query, input.limit);
+  return { data: await withContext(domain, brainId, data, input.context), count, query };
+}
+
+async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query: string, limit: number) {
+  const meaning = await meaningOf(domain, search.brainId, query, 'memory');
   // Meaning can reorder across the page's end: read spare text matches, as snapshot search does.
-  const found = await domain.store.memories.search({ ...search, limit: input.limit + RANKING.spare });
-  const { ranked, broughtIn } = await fuseMeaning(domain, search, found.hits, meaning.view, input.limit);
-  return { data: ranked.slice(0, input.limit), count: found.total + broughtIn, query };
+  const wanted = meaning.view ? limit + RANKING.spare : limit;
+  const { hits, total, broughtIn } = await textRanked(domain, search, wanted);
+  if (!meaning.view) {
+    const best = hits[0]?.relevance ?? 0;
+    const data = hits.slice(0, limit).map(({ memory, relevance, matchesText }) => {
+      const score = shownScore(best > 0 ? (RANKING.textCeiling * relevance) / best : 0, matchesText, 4);
+      return { ...memory, score, similarity: score.toFixed(4) };
+    });
+    return { data, count: total + broughtIn };
+  }
+  const fused = await fuseMeaning(domain, search, hits, meaning.view, limit);
+  return { data: fused.ranked.slice(0, limit), count: total + broughtIn + fused.broughtIn };
+}
+
+/**
+ * The text matches best first: plain words ranked here (ranking.ts) over the store's best
+ * MEMORY_RANKING.pool matches, phrases and prefixes by the store's own relevance. `broughtIn`:
+ * memories ranked for their neighbours that match no query word (they add to `count`).
+ */
+async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, wanted: number) {
+  const store = domain.store.memories;
+  const terms = rankedTerms(search.query);
+  const found = await store.search({ ...search, limit: terms ? Math.max(wanted, MEMORY_RANKING.pool) : wanted });
+  if (!terms || found.hits.length === 0) {
+    return { hits: found.hits.map((hit) => ({ ...hit, matchesText: true })), total: found.total, broughtIn: 0 };
+  }
+  const hits = await rankMemories(
+    terms,
+    found.hits.map((hit) => hit.memory),
+    search,
+    {
+      termStats: (words) => store.termStats(search.brainId, words, MEMORY_RANKING.dfCap),
+      around: (anchors, n) => store.sessionContext(search.brainId, anchors, n),
+    },
+  );
+  return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
+}
+
+/**
+ * With `context: n` (DESIGN 5.1) each result carries the up to n memories just before and just
+ * after it in its session, by occurred_at; a memory without a session has none around it.
+ */
+async function withContext<T extends Memory>(domain: Domain, brainId: string, results: T[], n: number | undefined) {
+  if (n === undefined || n <= 0) return results;
+  const around = await domain.store.memories.sessionContext(brainId, results, n);
+  return results.map((result) => ({ ...result, context: around.get(result.id) ?? [] }));
 }
 
 /**
@@ -48,22 +108,24 @@ export async function searchMemories(domain: Domain, principal: Principal, input
 async function fuseMeaning(
   domain: Domain,
   search: Omit<MemorySearch, 'limit'>,
-  hits: { memory: Memory; relevance: number }[],
+  hits: RankedMemory[],
   view: MeaningView,
   limit: number,
 ): Promise<{ ranked: Scored[]; broughtIn: number }> {
   const best = hits[0]?.relevance ?? 0;
-  const scored = new Map<string, { memory: Memory; base: number }>();
-  for (const { memory, relevance } of hits) {
+  const scored = new Map<string, { memory: Memory; base: number; matchesText: boolean }>();
+  for (const { memory, relevance, matchesText } of hits) {
     const text = best > 0 ? (RANKING.textCeiling * relevance) / best : 0;
-    scored.set(memory.id, { memory, base: baseScore(text, view.of(memory.id)) });
+    scored.set(memory.id, { memory, base: baseScore(text, view.of(memory.id)), matchesText });
   }
   const near = view.nearest(limit + RANKING.spare, RANKING.semanticMin).filter((n) => !scored.has(n.id));
   const entering = await domain.store.memories.among(
     search,
     near.map((n) => n.id),
   );
-  for (const { memory } of entering) scored.set(memory.id, { memory, base: baseScore(0, view.of(memory.id)) });
+  for (const { memory, matchesText } of entering) {
+    scored.set(memory.id, { memory, base: baseScore(0, view.of(memory.id)), matchesText });
+  }
   const ranked = [...scored.values()]
     .sort(
       (a, b) =>
@@ -71,8 +133,8 @@ async function fuseMeaning(
         compareDesc(a.memory.created_at, b.memory.created_at) ||
         compareDesc(a.memory.id, b.memory.id),
     )
-    .map(({ memory, base }) => {
-      const score = Math.round(base * 10_000) / 10_000;
+    .map(({ memory, base, matchesText }) => {
+      const score = shownScore(base, matchesText, 4);
       return { ...memory, score, similarity: score.toFixed(4) };
     });
   return { ranked, broughtIn: entering.filter((e) => !e.matchesText).length };

@@ -19,6 +19,7 @@ import {
   graphParts,
   RANKING,
   round,
+  shownScore,
   type GraphPart,
   type Influence,
 } from './ranking.js';
@@ -68,6 +69,8 @@ interface Candidate {
   base: number;
   graph: GraphPart | undefined;
   score: number;
+  /** Whether it matches a query word (it then shows at least SCORE_FLOOR, DESIGN 5.1). */
+  matchesText: boolean;
   /** The newer version this one was put just below (evolved_from). */
   superseded?: string;
   /** The older version whose place this one took (evolved_from). */
@@ -101,7 +104,7 @@ export async function searchSnapshots(
   const best = text.hits[0]?.relevance ?? 0;
   const textPart = (hit: TextHit) => (best > 0 ? (RANKING.textCeiling * hit.relevance) / best : 0);
   const candidates = new Map<string, Candidate>();
-  for (const hit of text.hits) candidates.set(hit.id, candidate(hit.id, hit.created_at, textPart(hit)));
+  for (const hit of text.hits) candidates.set(hit.id, candidate(hit.id, hit.created_at, textPart(hit), true));
 
   const meaning = await meaningOf(domain, brainId, query);
   let broughtIn = 0;
@@ -125,14 +128,14 @@ export async function searchSnapshots(
     if (row === undefined) continue; // deleted since it was ranked
     results.push({
       json: row.json,
-      score: round(c.score),
+      score: shownScore(c.score, c.matchesText),
       contradicted_by: contradictedBy(c.id, contradictions),
       ...(request.explain ? { explain: explanation(c, request.graph, meaning) } : {}),
     });
   }
   return { results, count: text.total + broughtIn, query };
 
-  function candidate(id: string, createdAt: string, textScore: number): Candidate {
+  function candidate(id: string, createdAt: string, textScore: number, matchesText: boolean): Candidate {
     return {
       id,
       created_at: createdAt,
@@ -141,6 +144,7 @@ export async function searchSnapshots(
       base: baseScore(textScore, undefined),
       graph: undefined,
       score: 0,
+      matchesText,
     };
   }
 
@@ -173,7 +177,11 @@ export async function searchSnapshots(
     const inScope = await d.store.search.inScope(s, entering);
     for (const row of inScope) {
       const meant = meaning.view?.of(row.id);
-      all.set(row.id, { ...candidate(row.id, row.created_at, 0), semantic: meant, base: baseScore(0, meant) });
+      all.set(row.id, {
+        ...candidate(row.id, row.created_at, 0, deeper.has(row.id)),
+        semantic: meant,
+        base: baseScore(0, meant),
+      });
     }
     for (const [id, part] of parts) {
       const c = all.get(id);
@@ -239,6 +247,7 @@ async function addMeaning(
       base: baseScore(0, semantic),
       graph: undefined,
       score: 0,
+      matchesText: textMatches.has(row.id),
     });
   }
   return inScope.filter((row) => !textMatches.has(row.id)).length;

@@ -146,6 +146,20 @@ export function baseScore(text: number, semantic: number | undefined): number {
   return (1 - RANKING.semanticWeight) * text + RANKING.semanticWeight * semantic;
 }
 
+/**
+ * The least score a result that matches a query word shows (DESIGN 5.1): relevance relative to
+ * the best match can be tiny (a word most of a small brain holds, against a rare one), and a
+ * real match must not read 0.0000 beside noise. Only the shown score is raised: the order is
+ * the unraised one's, so weak matches keep their places among themselves.
+ */
+export const SCORE_FLOOR = 0.01;
+
+/** A result's score as shown: rounded to `digits`, and at least SCORE_FLOOR for a text match. */
+export function shownScore(score: number, matchesText: boolean, digits = 6): number {
+  const rounded = round(score, digits);
+  return matchesText ? Math.max(SCORE_FLOOR, rounded) : rounded;
+}
+
 export const round = (value: number, digits = 6): number => {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
@@ -157,7 +171,7 @@ export const compareDesc = (a: string, b: string): number => (a < b ? 1 : a > b 
 /**
  * Search results ranked by text alone (knowledge entries, memories), scored as snapshot search
  * scores its text part: the best match RANKING.textCeiling, the others in proportion to their
- * relevance; `similarity` is the score as text with 4 decimals.
+ * relevance, and at least SCORE_FLOOR; `similarity` is the score as text with 4 decimals.
  */
 export function scoredByText<H extends { relevance: number }, T extends object>(
   hits: readonly H[],
@@ -165,7 +179,7 @@ export function scoredByText<H extends { relevance: number }, T extends object>(
 ): (T & { score: number; similarity: string })[] {
   const best = hits[0]?.relevance ?? 0;
   return hits.map((hit) => {
-    const score = best > 0 ? Math.round(((RANKING.textCeiling * hit.relevance) / best) * 10_000) / 10_000 : 0;
+    const score = shownScore(best > 0 ? (RANKING.textCeiling * hit.relevance) / best : 0, true, 4);
     return { ...item(hit), score, similarity: score.toFixed(4) };
   });
 }

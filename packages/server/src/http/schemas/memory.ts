@@ -20,6 +20,9 @@ import { Tags } from './knowledge.js';
 import { SEARCH_QUERY_MAX } from './search.js';
 import { SnapshotSchema } from './snapshot.js';
 
+/** The most memories `context` asks for on each side of a search result (DESIGN 5.1). */
+export const MEMORY_CONTEXT_MAX = 5;
+
 export const MemoryTypeSchema = Type.Enum([...MEMORY_TYPES], { description: MEMORY_TYPES.join(', ') });
 const BrainId = Type.String({ minLength: 1, description: "Brain to use; default: the key's brain" });
 
@@ -39,6 +42,21 @@ const Valence = Type.Number({
   description: 'Emotional valence, −1 (negative) to 1 (positive)',
 });
 const Intensity = Unit('Emotional intensity, 0 to 1');
+// The domain reads times (fields.ts utcInstant), so that every bad one gets the same reason.
+const ZonedTime = (description: string) =>
+  Type.String({
+    maxLength: 64,
+    description: `${description}: ISO 8601 with Z or an offset`,
+    examples: ['2024-05-01T14:30:00Z'],
+  });
+const OccurredAt = ZonedTime('When the remembered thing happened (default: created_at)');
+const SessionId = Type.String({
+  minLength: 1,
+  maxLength: MEMORY_LIMITS.sessionId,
+  description: `The conversation, meeting or episode it belongs to, 1 to ${MEMORY_LIMITS.sessionId} characters`,
+});
+const Since = ZonedTime('Only memories that occurred at or after this time');
+const Until = ZonedTime('Only memories that occurred at or before this time');
 
 const optionalFields = {
   memory_type: Type.Optional(MemoryTypeSchema),
@@ -47,6 +65,8 @@ const optionalFields = {
   source_emotion: Type.Optional(Nullable(SourceEmotion)),
   emotional_valence: Type.Optional(Nullable(Valence)),
   emotional_intensity: Type.Optional(Nullable(Intensity)),
+  occurred_at: Type.Optional(OccurredAt),
+  session_id: Type.Optional(Nullable(SessionId)),
 };
 
 export const MemoryCreateBody = Type.Object(
@@ -78,6 +98,11 @@ export const MemorySchema = Type.Object(
     source_emotion: Nullable(Type.String()),
     emotional_valence: Nullable(Type.Number()),
     emotional_intensity: Nullable(Type.Number()),
+    occurred_at: Type.String({
+      format: 'date-time',
+      description: 'When the remembered thing happened, UTC with milliseconds (created_at unless given)',
+    }),
+    session_id: Nullable(Type.String({ description: 'The conversation it belongs to, or null' })),
     promoted_to: Nullable(Type.String({ description: 'The first snapshot it was promoted into, or null' })),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -97,6 +122,9 @@ export const MemoryListQuery = Type.Object({
     Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Only memories of this speaker' }),
   ),
   tag: Type.Optional(TrimmedText(1, 64, 'Only memories with this tag (trimmed, as stored tags are)')),
+  session_id: Type.Optional(SessionId),
+  since: Type.Optional(Since),
+  until: Type.Optional(Until),
   limit: PageLimit(100),
   offset: PageOffset,
   cursor: PageCursor,
@@ -116,12 +144,37 @@ export const MemorySearchBody = Type.Object(
     ),
     brain_id: Type.Optional(BrainId),
     memory_type: Type.Optional(MemoryTypeSchema),
+    speaker: Type.Optional(
+      Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Only memories of this speaker' }),
+    ),
+    session_id: Type.Optional(SessionId),
+    since: Type.Optional(Since),
+    until: Type.Optional(Until),
+    context: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MEMORY_CONTEXT_MAX,
+        description: `0 to ${MEMORY_CONTEXT_MAX} (default 0): each result carries the up to n memories just before and just after it in its session`,
+      }),
+    ),
     limit: SearchBodyLimit,
   },
   { additionalProperties: false, title: 'MemorySearchRequest' },
 );
 
-export const MemorySearchEnvelope = TextSearchResults(MemorySchema, 'memories', 'MemorySearchResults');
+export const MemorySearchEnvelope = TextSearchResults(
+  Type.Object({
+    ...MemorySchema.properties,
+    context: Type.Optional(
+      Type.Array(MemorySchema, {
+        description:
+          'With `context`: the memories around this one in its session by occurred_at, oldest first (empty without a session)',
+      }),
+    ),
+  }),
+  'memories',
+  'MemorySearchResults',
+);
 
 export const MemoryPromoteBody = Type.Object(
   { auto_link: Type.Optional(AutoLinkOption) },

@@ -2,16 +2,24 @@ import type pg from 'pg';
 import { inTransaction } from './queries.js';
 import type { Memory, PageOf, Snapshot } from '../../model.js';
 import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
-import type { MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
+import type { MemoryFilters, MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
 import { tsqueryParts } from './search.js';
 
 const COLUMNS = MEMORY_COLUMNS.join(', ');
 const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
-// $1 brain, $2 memory_type, $3 speaker, $4 tag (each null for any).
+// $1 brain, $2 memory_type, $3 speaker, $4 tag, $5 session, $6 since, $7 until (each null for any).
 const FILTERS = `brain_id = $1 AND ($2::text IS NULL OR memory_type = $2) AND ($3::text IS NULL OR speaker = $3)
-  AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(tags) t WHERE t = $4))`;
+  AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(tags) t WHERE t = $4))
+  AND ($5::text IS NULL OR session_id = $5) AND ($6::timestamptz IS NULL OR occurred_at >= $6)
+  AND ($7::timestamptz IS NULL OR occurred_at <= $7)`;
+// $1 brain, $2 the query's parts, $3 memory_type, $4 speaker, $5 session, $6 since, $7 until.
+const SEARCH_FILTERS = `brain_id = $1 AND ($3::text IS NULL OR memory_type = $3) AND ($4::text IS NULL OR speaker = $4)
+  AND ($5::text IS NULL OR session_id = $5) AND ($6::timestamptz IS NULL OR occurred_at >= $6)
+  AND ($7::timestamptz IS NULL OR occurred_at <= $7)`;
 const QUERY = `(SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q`;
+// $1 brain, $2 session, $3 the anchor's occurred_at, $4 its id, $5 how many.
+const SESSION = 'brain_id = $1 AND session_id = $2';
 
 /** Every statement is named, so each pooled connection prepares it once. */
 export const MEMORY_SQL = {
@@ -22,24 +30,40 @@ export const MEMORY_SQL = {
   memoryGet: `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND account_id = $2`,
   memoryGetForUpdate: `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND account_id = $2 FOR UPDATE`,
   memoryList: `SELECT ${COLUMNS} FROM memories WHERE ${FILTERS}
-    AND ($7::timestamptz IS NULL OR (created_at, id) < ($7, $8))
-    ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`,
+    AND ($10::timestamptz IS NULL OR (created_at, id) < ($10, $11))
+    ORDER BY created_at DESC, id DESC LIMIT $8 OFFSET $9`,
   memoryCount: `SELECT count(*)::int AS n FROM memories WHERE ${FILTERS}`,
   memoryUpdate: `UPDATE memories SET content = $3, memory_type = $4, speaker = $5, tags = $6, source_emotion = $7,
-      emotional_valence = $8, emotional_intensity = $9, updated_at = $10
+      emotional_valence = $8, emotional_intensity = $9, updated_at = $10, occurred_at = $11, session_id = $12
     WHERE id = $1 AND account_id = $2`,
   memoryDelete: `DELETE FROM memories WHERE id = $1 AND account_id = $2`,
   // ts_rank's default label weights {0.1, 0.2, 0.4, 1.0}: a word in a tag (A) counts 2.5× one in the content (B).
   memorySearch: `SELECT ${COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance FROM memories, ${QUERY}
-    WHERE brain_id = $1 AND search_vector @@ q.query AND ($3::text IS NULL OR memory_type = $3)
-    ORDER BY relevance DESC, created_at DESC, id DESC LIMIT $4`,
+    WHERE ${SEARCH_FILTERS} AND search_vector @@ q.query
+    ORDER BY relevance DESC, created_at DESC, id DESC LIMIT $8`,
   memorySearchCount: `SELECT count(*)::int AS n FROM memories, ${QUERY}
-    WHERE brain_id = $1 AND search_vector @@ q.query AND ($3::text IS NULL OR memory_type = $3)`,
+    WHERE ${SEARCH_FILTERS} AND search_vector @@ q.query`,
   memoryAmong: `SELECT ${COLUMNS}, search_vector @@ q.query AS matches_text FROM memories, ${QUERY}
-    WHERE brain_id = $1 AND id = ANY($4::text[]) AND ($3::text IS NULL OR memory_type = $3)`,
+    WHERE ${SEARCH_FILTERS} AND id = ANY($8::text[])`,
+  memoryBrainSize: 'SELECT count(*)::int AS n FROM memories WHERE brain_id = $1',
+  memoryTermCount: `SELECT count(*)::int AS n FROM (SELECT 1 FROM memories
+    WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
+  memoryBefore: `SELECT ${COLUMNS} FROM memories WHERE ${SESSION} AND (occurred_at, id) < ($3, $4)
+    ORDER BY occurred_at DESC, id DESC LIMIT $5`,
+  memoryAfter: `SELECT ${COLUMNS} FROM memories WHERE ${SESSION} AND (occurred_at, id) > ($3, $4)
+    ORDER BY occurred_at, id LIMIT $5`,
   memoryPromotedSnapshots: `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
     WHERE source_id = $1 AND source_type = 'memory' AND account_id = $2 ORDER BY created_at, id`,
 } as const;
+
+/** The search filters' values, $3 to $7. */
+const searchFilters = (f: MemoryFilters) => [
+  f.memoryType ?? null,
+  f.speaker ?? null,
+  f.sessionId ?? null,
+  f.since ?? null,
+  f.until ?? null,
+];
 
 /** A memory's values in the insert's order, after the account id. */
 export const memoryValues = (accountId: string, m: Memory): unknown[] => [
@@ -70,7 +94,15 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async list(query: MemoryQuery): Promise<PageOf<Memory>> {
-    const filters = [query.brainId, query.memoryType ?? null, query.speaker ?? null, query.tag ?? null];
+    const filters = [
+      query.brainId,
+      query.memoryType ?? null,
+      query.speaker ?? null,
+      query.tag ?? null,
+      query.sessionId ?? null,
+      query.since ?? null,
+      query.until ?? null,
+    ];
     const after = [query.after?.created_at ?? null, query.after?.id ?? null];
     const [rows, count] = await Promise.all([
       this.query<Memory>('memoryList', [...filters, query.limit, query.offset, ...after]),
@@ -99,6 +131,8 @@ export class PostgresMemoryStore implements MemoryStore {
           next.emotional_valence,
           next.emotional_intensity,
           next.updated_at,
+          next.occurred_at,
+          next.session_id,
         ],
         client,
       );
@@ -113,7 +147,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async search(search: MemorySearch) {
     const parts = tsqueryParts(search.query);
     if (parts.length === 0) return { hits: [], total: 0 };
-    const values = [search.brainId, parts, search.memoryType ?? null];
+    const values = [search.brainId, parts, ...searchFilters(search)];
     const [rows, count] = await Promise.all([
       this.query<Memory & { relevance: number }>('memorySearch', [...values, search.limit]),
       this.query<{ n: number }>('memorySearchCount', values),
@@ -130,10 +164,40 @@ export class PostgresMemoryStore implements MemoryStore {
     const found = await this.query<Memory & { matches_text: boolean }>('memoryAmong', [
       search.brainId,
       parts,
-      search.memoryType ?? null,
+      ...searchFilters(search),
       ids,
     ]);
     return found.rows.map(({ matches_text, ...memory }) => ({ memory, matchesText: matches_text }));
+  }
+
+  async termStats(brainId: string, terms: readonly string[], cap: number) {
+    const parts = terms.map((term) => tsqueryParts({ terms: [term], prefixes: [], phrases: [] })[0]);
+    const [size, ...df] = await Promise.all([
+      this.query<{ n: number }>('memoryBrainSize', [brainId]).then((r) => r.rows[0]?.n ?? 0),
+      ...parts.map((part) =>
+        part === undefined
+          ? 0
+          : this.query<{ n: number }>('memoryTermCount', [brainId, part, cap]).then((r) => r.rows[0]?.n ?? 0),
+      ),
+    ]);
+    return { size: size as number, df: df as number[] };
+  }
+
+  async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
+    const context = new Map<string, Memory[]>();
+    const inSessions = anchors.filter((a, i) => a.session_id !== null && anchors.indexOf(a) === i);
+    if (n <= 0 || inSessions.length === 0) return context;
+    await Promise.all(
+      inSessions.map(async (anchor) => {
+        const at = [brainId, anchor.session_id, anchor.occurred_at, anchor.id, n];
+        const [before, after] = await Promise.all([
+          this.query<Memory>('memoryBefore', at),
+          this.query<Memory>('memoryAfter', at),
+        ]);
+        context.set(anchor.id, [...before.rows.reverse(), ...after.rows]);
+      }),
+    );
+    return context;
   }
 
   async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {

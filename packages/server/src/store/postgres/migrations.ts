@@ -2,6 +2,7 @@ import type { Migration } from '../migration.js';
 import { KEY_CHANGES_CHANNEL } from './key-cache.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
+import { MEMORIES_WHEN_SQL } from './memories-when-sql.js';
 import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
@@ -202,5 +203,10 @@ export const postgresMigrations: Migration[] = [
     version: 9,
     name: 'memory vectors, and embed tasks for memories',
     sql: MEMORY_VECTORS_SQL,
+  },
+  {
+    version: 12,
+    name: 'when a memory happened, its session, and its speaker in the search vector',
+    sql: MEMORIES_WHEN_SQL,
   },
 ];

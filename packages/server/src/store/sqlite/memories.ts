@@ -1,6 +1,6 @@
 import type { Memory, PageOf, Snapshot } from '../../model.js';
 import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
-import type { MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
+import type { MemoryFilters, MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { lazyStatements } from './lazy-statement.js';
@@ -11,6 +11,12 @@ import { ftsExpression } from './search.js';
 const COLUMNS = MEMORY_COLUMNS.join(', ');
 
 const BRAIN_SPAN = BigInt(SPAN);
+/**
+ * A word's memories are counted up to this many; past it, how far into the brain's writes they
+ * reached extrapolates the rest (ranking needs the order of magnitude, and counting a common
+ * word in full walks its whole doclist).
+ */
+const SAMPLED_COUNT = 100;
 
 /** Shared with the knowledge store, which writes memories with the snapshots of an ingestion. */
 export const INSERT_MEMORY = `INSERT INTO memories (account_id, ${COLUMNS})
@@ -20,20 +26,38 @@ export const PROMOTE_MEMORY = `UPDATE memories SET promoted_to = @snapshot_id, u
   WHERE id = @id AND account_id = @account_id AND promoted_to IS NULL AND updated_at = @read_at`;
 
 /**
- * BM25 weights in the index's column order (content, tags). Most memories have few tags or
- * none, so BM25's length normalization already scores a one-word tag column low against the
- * average; a weight of 4 puts a tag match above a single mention in the content.
+ * BM25 weights in the index's column order (content, speaker, tags). Most memories have few
+ * tags or none, so BM25's length normalization already scores a one-word tag column low against
+ * the average; a weight of 4 puts a tag match above a single mention in the content.
  */
-const BM25 = 'bm25(memory_search, 1, 4)';
+const BM25 = 'bm25(memory_search, 1, 1, 4)';
 /** The matches in the brain's rowid range (memories-sql.ts), of the type when one is asked for. */
 const MATCHES = `memory_search JOIN memory_search_rows r ON r.rowid = memory_search.rowid
   WHERE memory_search MATCH @match AND memory_search.rowid BETWEEN @lo AND @hi
     AND (@memory_type IS NULL OR r.memory_type = @memory_type)`;
+/** The filters of DESIGN 5.1 read the memory itself. */
+const MATCHES_FILTERED = `memory_search JOIN memory_search_rows r ON r.rowid = memory_search.rowid
+    JOIN memories m ON m.id = r.memory_id
+  WHERE memory_search MATCH @match AND memory_search.rowid BETWEEN @lo AND @hi
+    AND (@memory_type IS NULL OR r.memory_type = @memory_type) AND ${memoryFilters('m')}`;
 /** Without a type, the index alone answers. */
 const MATCHES_ANY_TYPE = 'memory_search WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi';
-const FILTERS = `brain_id = @brain_id AND (@memory_type IS NULL OR memory_type = @memory_type)
-  AND (@speaker IS NULL OR speaker = @speaker)
+function memoryFilters(m: string): string {
+  return `(@speaker IS NULL OR ${m}.speaker = @speaker) AND (@session_id IS NULL OR ${m}.session_id = @session_id)
+    AND (@since IS NULL OR ${m}.occurred_at >= @since) AND (@until IS NULL OR ${m}.occurred_at <= @until)`;
+}
+const FILTERS = `brain_id = @brain_id AND (@memory_type IS NULL OR memory_type = @memory_type) AND ${memoryFilters('memories')}
   AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE json_each.value = @tag))`;
+/** The values of the filters' parameters, null for any. */
+const filterValues = (f: MemoryFilters) => ({
+  memory_type: f.memoryType ?? null,
+  speaker: f.speaker ?? null,
+  session_id: f.sessionId ?? null,
+  since: f.since ?? null,
+  until: f.until ?? null,
+});
+const needsRows = (f: MemoryFilters) =>
+  f.speaker !== undefined || f.sessionId !== undefined || f.since !== undefined || f.until !== undefined;
 const AFTER = '(@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))';
 
 type MemoryRow = Omit<Memory, 'tags'> & { tags: string };
@@ -65,7 +89,8 @@ export class SqliteMemoryStore implements MemoryStore {
       update: prepared<never>(
         `UPDATE memories SET content = @content, memory_type = @memory_type, speaker = @speaker, tags = @tags,
            source_emotion = @source_emotion, emotional_valence = @emotional_valence,
-           emotional_intensity = @emotional_intensity, updated_at = @updated_at
+           emotional_intensity = @emotional_intensity, occurred_at = @occurred_at, session_id = @session_id,
+           updated_at = @updated_at
          WHERE id = @id AND account_id = @account_id`,
       ),
       delete: prepared<never>('DELETE FROM memories WHERE id = @id AND account_id = @account_id'),
@@ -73,9 +98,14 @@ export class SqliteMemoryStore implements MemoryStore {
       // The count and the ranked page read only the index (and, for a type, the narrow row map);
       // then the page's rows. Ties: the later write (a higher rowid) first.
       countMatches: prepared<{ n: number }>(`SELECT count(*) AS n FROM ${MATCHES}`),
+      countMatchesFiltered: prepared<{ n: number }>(`SELECT count(*) AS n FROM ${MATCHES_FILTERED}`),
       countMatchesAnyType: prepared<{ n: number }>(`SELECT count(*) AS n FROM ${MATCHES_ANY_TYPE}`),
       topMatches: prepared<{ rowid: number; relevance: number }>(
         `SELECT memory_search.rowid AS rowid, -${BM25} AS relevance FROM ${MATCHES}
+         ORDER BY relevance DESC, memory_search.rowid DESC LIMIT @limit`,
+      ),
+      topMatchesFiltered: prepared<{ rowid: number; relevance: number }>(
+        `SELECT memory_search.rowid AS rowid, -${BM25} AS relevance FROM ${MATCHES_FILTERED}
          ORDER BY relevance DESC, memory_search.rowid DESC LIMIT @limit`,
       ),
       topMatchesAnyType: prepared<{ rowid: number; relevance: number }>(
@@ -91,7 +121,27 @@ export class SqliteMemoryStore implements MemoryStore {
            EXISTS (SELECT 1 FROM memory_search WHERE memory_search MATCH @match AND rowid = r.rowid) AS matches_text
          FROM memories m JOIN memory_search_rows r ON r.memory_id = m.id
          WHERE m.id IN (SELECT value FROM json_each(@ids)) AND m.brain_id = @brain_id
-           AND (@memory_type IS NULL OR m.memory_type = @memory_type)`,
+           AND (@memory_type IS NULL OR m.memory_type = @memory_type) AND ${memoryFilters('m')}`,
+      ),
+      // Memories ever written to the brain (the sequence of its rowids): a deleted one still
+      // counts, which moves every word's weight alike, and it costs one index probe, not a scan.
+      brainSize: prepared<{ n: number }>(
+        'SELECT coalesce(max(rowid) - @lo, 0) AS n FROM memory_search_rows WHERE rowid BETWEEN @lo AND @hi',
+      ),
+      // The first @cap matches in rowid order (FTS5's own), and the rowid where they end.
+      termCount: prepared<{ n: number; last: number | null }>(
+        `SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM memory_search
+           WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi LIMIT @cap)`,
+      ),
+      // Both sides in one statement: the n before (newest first) and the n after (oldest first).
+      around: prepared<MemoryRow & { side: number }>(
+        `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM memories
+           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) < (@occurred_at, @id)
+           ORDER BY occurred_at DESC, id DESC LIMIT @n)
+         UNION ALL
+         SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
+           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) > (@occurred_at, @id)
+           ORDER BY occurred_at, id LIMIT @n)`,
       ),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
@@ -113,12 +163,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async list(query: MemoryQuery): Promise<PageOf<Memory>> {
-    const filters = {
-      brain_id: query.brainId,
-      memory_type: query.memoryType ?? null,
-      speaker: query.speaker ?? null,
-      tag: query.tag ?? null,
-    };
+    const filters = { brain_id: query.brainId, ...filterValues(query), tag: query.tag ?? null };
     return this.db.transaction(() => {
       const rows = this.stmt.list().all({
         ...filters,
@@ -153,13 +198,14 @@ export class SqliteMemoryStore implements MemoryStore {
       const brain = this.stmt.brainNumber().get({ brain_id: search.brainId });
       if (!brain) return { hits: [], total: 0 };
       const lo = BigInt(brain.n) * BRAIN_SPAN;
-      const scope = { match, lo, hi: lo + BRAIN_SPAN - 1n, memory_type: search.memoryType ?? null };
-      const anyType = search.memoryType === undefined;
-      const total = (anyType ? this.stmt.countMatchesAnyType() : this.stmt.countMatches()).get(scope)?.n ?? 0;
-      const top = (anyType ? this.stmt.topMatchesAnyType() : this.stmt.topMatches()).all({
-        ...scope,
-        limit: search.limit,
-      });
+      const scope = { match, lo, hi: lo + BRAIN_SPAN - 1n, ...filterValues(search) };
+      const [count, ranked] = needsRows(search)
+        ? [this.stmt.countMatchesFiltered(), this.stmt.topMatchesFiltered()]
+        : search.memoryType === undefined
+          ? [this.stmt.countMatchesAnyType(), this.stmt.topMatchesAnyType()]
+          : [this.stmt.countMatches(), this.stmt.topMatches()];
+      const total = count.get(scope)?.n ?? 0;
+      const top = ranked.all({ ...scope, limit: search.limit });
       const rows = new Map(
         this.stmt
           .rowsIn()
@@ -178,9 +224,55 @@ export class SqliteMemoryStore implements MemoryStore {
       match,
       ids: JSON.stringify(ids),
       brain_id: search.brainId,
-      memory_type: search.memoryType ?? null,
+      ...filterValues(search),
     });
     return rows.map(({ matches_text, ...row }) => ({ memory: memoryFromRow(row), matchesText: matches_text === 1 }));
+  }
+
+  async termStats(brainId: string, terms: readonly string[], cap: number) {
+    return this.db.transaction(() => {
+      const brain = this.stmt.brainNumber().get({ brain_id: brainId });
+      if (!brain) return { size: 0, df: terms.map(() => 0) };
+      const lo = BigInt(brain.n) * BRAIN_SPAN;
+      const range = { lo, hi: lo + BRAIN_SPAN - 1n };
+      const size = Number(this.stmt.brainSize().get(range)?.n ?? 0);
+      const sample = Math.min(cap, SAMPLED_COUNT);
+      const df = terms.map((term) => {
+        const match = ftsExpression({ brainId }, { terms: [term], prefixes: [], phrases: [] });
+        if (match === undefined) return 0;
+        const found = this.stmt.termCount().get({ ...range, match, cap: sample });
+        const n = found?.n ?? 0;
+        if (n < sample || !found?.last) return n;
+        // A common word: its first matches in rowid (write) order say how dense it is.
+        return Math.min(cap, Math.round((n * size) / Math.max(1, Number(BigInt(found.last) - lo))));
+      });
+      return { size, df };
+    })();
+  }
+
+  async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
+    const context = new Map<string, Memory[]>();
+    if (n <= 0) return context;
+    this.db.transaction(() => {
+      for (const anchor of anchors) {
+        if (anchor.session_id === null || context.has(anchor.id)) continue;
+        const at = {
+          brain_id: brainId,
+          session_id: anchor.session_id,
+          occurred_at: anchor.occurred_at,
+          id: anchor.id,
+          n,
+        };
+        const rows = this.stmt.around().all(at);
+        const before = rows.filter((r) => r.side === 0).reverse();
+        const after = rows.filter((r) => r.side === 1);
+        context.set(
+          anchor.id,
+          [...before, ...after].map(({ side: _side, ...row }) => memoryFromRow(row)),
+        );
+      }
+    })();
+    return context;
   }
 
   async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {

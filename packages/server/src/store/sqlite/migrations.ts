@@ -1,6 +1,7 @@
 import type { Migration } from '../migration.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
+import { MEMORIES_WHEN_SQL } from './memories-when-sql.js';
 import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
@@ -249,5 +250,10 @@ export const sqliteMigrations: Migration[] = [
     version: 11,
     name: 'the log of search index changes, for the in-memory text index',
     sql: SEARCH_CHANGES_SQL,
+  },
+  {
+    version: 12,
+    name: 'when a memory happened, its session, and its speaker in the search index',
+    sql: MEMORIES_WHEN_SQL,
   },
 ];

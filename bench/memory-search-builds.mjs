@@ -1,0 +1,65 @@
+// Memory search latency of this checkout's build against another checkout's (the commit before a
+// ranking change, in a git worktree), in one run: one SQLite database of 100,000 memories
+// (bench/scenarios/memories.mjs's Zipf text, in sessions of 20), migrated by this checkout, and
+// each build's server started on it in turn for alternating sequential measurements.
+//
+//   git worktree add ../before <commit> && (cd ../before && npm ci && npm run build)
+//   npm run build && node bench/memory-search-builds.mjs --other ../before [--rounds N] [--seconds S] [--count N]
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runMain } from './lib/cleanup.mjs';
+import { prepareDatabase, startNodeServer } from './lib/server.mjs';
+import { queries, searchLatency, seedMemories } from './scenarios/memories.mjs';
+
+const { values } = parseArgs({
+  options: {
+    other: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '5' },
+    count: { type: 'string', default: '100000' },
+  },
+});
+if (!values.other) {
+  console.error('usage: node bench/memory-search-builds.mjs --other <checkout>');
+  process.exit(2);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+await runMain(async () => {
+  const db = prepareDatabase();
+  seedMemories(db.databaseUrl, { accountId: db.account_id, brainId: db.brain_id, count: Number(values.count) });
+  const list = queries();
+  const builds = [
+    { name: 'this checkout', cli: resolve('packages/server/bin/snapgraph.js') },
+    { name: `other (${values.other})`, cli: join(resolve(values.other), 'packages/server/bin/snapgraph.js') },
+  ];
+  const samples = new Map(builds.map((b) => [b.name, []]));
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    for (const build of round % 2 ? builds : [...builds].reverse()) {
+      const server = await startNodeServer({
+        name: build.name,
+        args: [build.cli, 'serve'],
+        env: { DATABASE_URL: db.databaseUrl, LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false' },
+      });
+      try {
+        await searchLatency(server, db.key, db.brain_id, list, 2);
+        const sample = await searchLatency(server, db.key, db.brain_id, list, Number(values.seconds));
+        samples.get(build.name).push(sample);
+        console.error(`round ${round} ${build.name}: p50 ${sample.p50.toFixed(2)} ms, p95 ${sample.p95.toFixed(2)} ms`);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const [ours, theirs] = builds.map((b) => samples.get(b.name));
+  const line = (name, s) =>
+    `| ${name} | ${median(s.map((x) => x.p50)).toFixed(2)} | ${median(s.map((x) => x.p95)).toFixed(2)} | ` +
+    `${median(s.map((x) => x.requests / Number(values.seconds))).toFixed(0)} | ${median(s.map((x) => x.meanHits)).toFixed(0)} |`;
+  console.log(`memory search, ${Number(values.count).toLocaleString('en')} memories, 1 connection, sequential\n`);
+  console.log('| build | p50 ms | p95 ms | req/s | mean count |\n|---|---|---|---|---|');
+  console.log(line(builds[0].name, ours));
+  console.log(line(builds[1].name, theirs));
+  const ratio = median(ours.map((x) => x.p95)) / median(theirs.map((x) => x.p95));
+  console.log(`\np95 this ÷ other: ${ratio.toFixed(2)}`);
+});

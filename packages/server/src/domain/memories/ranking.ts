@@ -1,0 +1,244 @@
+import { createRequire } from 'node:module';
+import { eng } from 'stopword';
+import type { Memory } from '../../model.js';
+import type { MemoryFilters } from '../../store/memory-store.js';
+import type { ParsedQuery } from '../search/query.js';
+
+/** Porter2 (Snowball English), as PostgreSQL's `english` configuration stems; CommonJS. */
+const porter2: (word: string) => string = createRequire(import.meta.url)('wink-porter2-stemmer');
+
+/**
+ * Stems, remembered: stemming costs about 20 µs a word, and a search reads a hundred memories
+ * of mostly the same words. Bounded: emptied when it holds STEMS_KEPT words.
+ */
+const STEMS_KEPT = 100_000;
+const stemmed = new Map<string, string>();
+function stem(word: string): string {
+  let s = stemmed.get(word);
+  if (s === undefined) {
+    if (stemmed.size >= STEMS_KEPT) stemmed.clear();
+    s = porter2(word);
+    stemmed.set(word, s);
+  }
+  return s;
+}
+
+/**
+ * The constants of memory ranking, tuned on ../shared/memory-eval (LoCoMo, development split)
+ * with `node bench/memory-quality.mjs`; docs/ranking.md says what each part bought.
+ */
+export const MEMORY_RANKING = {
+  /** Text matches read from the store's index and ranked here. */
+  pool: 30,
+  /**
+   * Okapi BM25. Turns of a conversation are short and much alike in length: a low `b` keeps a
+   * long turn that says the thing from losing to a short one that only names it, and a low
+   * `k1` makes a second mention of a word add little.
+   */
+  k1: 0.6,
+  b: 0.2,
+  /** A word in the speaker counts twice a word in the content (questions name people); in a tag, as much. */
+  speakerWeight: 2,
+  tagWeight: 2,
+  /** Words are counted in at most this many memories: a common word costs little to count. */
+  dfCap: 1000,
+  /**
+   * A turn gains this share of the score of the turn next to it in its session (and half as
+   * much from two turns away): an answer is often the turn after the question that names it.
+   */
+  neighbourShare: 0.4,
+  /** The best matches whose neighbours are read. */
+  neighbourSources: 8,
+} as const;
+
+/**
+ * The stop words of the query parser (the `stopword` package's list) and the Snowball English
+ * list, which PostgreSQL's `english` configuration drops: a word one store does not index must
+ * weigh nothing in either, and the Snowball list also holds words the other misses that say
+ * nothing in a question (`when`, `she`, `does`).
+ */
+const SNOWBALL_STOP_WORDS = `i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+  she her hers herself it its itself they them their theirs themselves what which who whom this that these those am
+  is are was were be been being have has had having do does did doing would should could ought a an the and but if or
+  because as until while of at by for with about against between into through during before after above below to
+  from up down in out on off over under again further then once here there when where why how all any both each few
+  more most other some such no nor not only own same so than too very`.split(/\s+/);
+const STOP_WORDS = new Set([...eng, ...SNOWBALL_STOP_WORDS]);
+/**
+ * Words that frame a question rather than say what it is about ("What kind of…", "Would she
+ * likely…", "When did they mention…"): they match turns at random. Stems, as compared.
+ */
+const QUESTION_WORDS = new Set(
+  [
+    'likely',
+    'kind',
+    'type',
+    'think',
+    'ever',
+    'something',
+    'thing',
+    'mention',
+    'say',
+    'talk',
+    'recent',
+    'happen',
+    'many',
+    'often',
+    'does',
+    'would',
+  ].map(stem),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+export interface RankedMemory {
+  memory: Memory;
+  relevance: number;
+  /** Whether it holds a query word (a memory brought in by its neighbour may not). */
+  matchesText: boolean;
+}
+
+/** What ranking reads from the store: the brain's word statistics and the turns around the best. */
+export interface RankingReads {
+  termStats(terms: readonly string[]): Promise<{ size: number; df: number[] }>;
+  around(anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
+}
+
+/**
+ * The query's words that ranking weighs, stemmed, each with a word of the query that the store
+ * stems to it; undefined when ranking here has nothing to go on (phrases and prefixes keep the
+ * store's own relevance, and a question of framing words alone does too).
+ */
+export function rankedTerms(query: ParsedQuery): Map<string, string> | undefined {
+  if (query.phrases.length > 0 || query.prefixes.length > 0) return undefined;
+  const terms = new Map<string, string>();
+  for (const word of query.terms) {
+    if (STOP_WORDS.has(word)) continue;
+    const s = stem(word);
+    if (!QUESTION_WORDS.has(s) && !terms.has(s)) terms.set(s, word);
+  }
+  return terms.size > 0 ? terms : undefined;
+}
+
+/**
+ * Ranks the store's text matches (`pool`, best first by the store's relevance) for a query:
+ * BM25 over content, speaker and tags with the brain's document frequencies, then every turn
+ * near one of the best lifted by it. A
+ * turn next to a strong match enters the results even without a query word, when it passes the
+ * search's filters. Best first; ties keep the pool's order.
+ */
+export async function rankMemories(
+  terms: Map<string, string>,
+  pool: readonly Memory[],
+  filters: MemoryFilters,
+  reads: RankingReads,
+): Promise<RankedMemory[]> {
+  const stats = await reads.termStats([...terms.values()]);
+  const weights = new Map<string, number>();
+  [...terms.keys()].forEach((term, i) => weights.set(term, idfOf(stats.size, stats.df[i] ?? 0)));
+  const bags = new Map(pool.map((m) => [m.id, bagOf(m)]));
+  const meanLength = Math.max(1, [...bags.values()].reduce((sum, bag) => sum + bag.length, 0) / Math.max(1, bags.size));
+  const bm25 = (bag: Bag): number => {
+    const { k1, b } = MEMORY_RANKING;
+    let score = 0;
+    for (const [term, weight] of weights) {
+      const tf = bag.counts.get(term) ?? 0;
+      if (tf > 0) score += (weight * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * bag.length) / meanLength));
+    }
+    return score;
+  };
+
+  const ranked = new Map<string, RankedMemory>();
+  for (const memory of pool) {
+    ranked.set(memory.id, { memory, relevance: bm25(bags.get(memory.id) as Bag), matchesText: true });
+  }
+  await liftByNeighbours(ranked, filters, reads, bm25);
+  return [...ranked.values()].sort((a, b) => b.relevance - a.relevance);
+}
+
+/**
+ * BM25's IDF, ln(1 + (N − df + 0.5) / (df + 0.5)); a word no memory holds, as the store counts
+ * (a word its index drops, such as a stop word of PostgreSQL's), weighs nothing.
+ */
+function idfOf(size: number, df: number): number {
+  if (df <= 0) return 0;
+  return Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * The turns one and two places from each of the best matches gain a share of its score (the
+ * most any neighbour gives). Only the best are read around: a weak match lifts little.
+ */
+async function liftByNeighbours(
+  ranked: Map<string, RankedMemory>,
+  filters: MemoryFilters,
+  reads: RankingReads,
+  bm25: (bag: Bag) => number,
+): Promise<void> {
+  const R = MEMORY_RANKING;
+  const sources = [...ranked.values()]
+    .filter((r) => r.memory.session_id !== null && r.relevance > 0)
+    .sort((a, b) => b.relevance - a.relevance)
+    .slice(0, R.neighbourSources);
+  if (sources.length === 0) return;
+  const around = await reads.around(
+    sources.map((s) => s.memory),
+    2,
+  );
+  const lift = new Map<string, number>();
+  for (const source of sources) {
+    const turns = around.get(source.memory.id) ?? [];
+    const at = turns.filter((t) => isBefore(t, source.memory)).length;
+    turns.forEach((turn, i) => {
+      const distance = i < at ? at - i : i - at + 1;
+      const share = distance === 1 ? R.neighbourShare : R.neighbourShare / 2;
+      const gain = share * source.relevance;
+      if (gain <= 0) return;
+      lift.set(turn.id, Math.max(lift.get(turn.id) ?? 0, gain));
+      if (!ranked.has(turn.id) && passes(turn, filters)) {
+        const base = bm25(bagOf(turn));
+        ranked.set(turn.id, { memory: turn, relevance: base, matchesText: base > 0 });
+      }
+    });
+  }
+  for (const [id, gain] of lift) {
+    const r = ranked.get(id);
+    if (r) r.relevance += gain;
+  }
+}
+
+const isBefore = (a: Memory, b: Memory) =>
+  a.occurred_at < b.occurred_at || (a.occurred_at === b.occurred_at && a.id < b.id);
+
+/** The search's filters, for a neighbour read around a match (the session is the match's own). */
+function passes(m: Memory, f: MemoryFilters): boolean {
+  return (
+    (f.memoryType === undefined || m.memory_type === f.memoryType) &&
+    (f.speaker === undefined || m.speaker === f.speaker) &&
+    (f.since === undefined || m.occurred_at >= f.since) &&
+    (f.until === undefined || m.occurred_at <= f.until)
+  );
+}
+
+interface Bag {
+  counts: Map<string, number>;
+  length: number;
+}
+
+/** A memory's stemmed words with their weighted counts, and its weighted length. */
+function bagOf(m: Memory): Bag {
+  const counts = new Map<string, number>();
+  let length = 0;
+  const add = (text: string, weight: number) => {
+    for (const word of text.toLowerCase().match(WORD) ?? []) {
+      if (STOP_WORDS.has(word)) continue;
+      const s = stem(word);
+      counts.set(s, (counts.get(s) ?? 0) + weight);
+      length += weight;
+    }
+  };
+  add(m.content, 1);
+  if (m.speaker !== null) add(m.speaker, MEMORY_RANKING.speakerWeight);
+  for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
+  return { counts, length };
+}

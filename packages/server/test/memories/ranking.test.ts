@@ -1,0 +1,108 @@
+// Memory ranking (domain/memories/ranking.ts, docs/ranking.md) pinned on a small fixed
+// conversation, on the configured store: the speaker counts, words are stemmed, framing words
+// of a question do not, and a turn next to a strong match comes with it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+
+/** Two sessions of a conversation between Ada and Ben, in order. */
+const SESSIONS: [string, string][][] = [
+  [
+    ['Ada', 'Hi Ben! I spent the whole weekend painting.'],
+    ['Ben', 'Nice! What did you paint?'],
+    ['Ada', 'A sunrise over the lake, in orange and violet.'],
+    ['Ben', 'I went hiking with my dog Rufus instead.'],
+    ['Ada', 'Rufus must have loved the trail.'],
+    ['Ben', 'He did. My sister paints too, mostly portraits of people she likes.'],
+  ],
+  [
+    ['Ben', 'I adopted a second dog last week, a beagle named Pixel.'],
+    ['Ada', 'Congratulations! I signed up for a pottery class at the library.'],
+    ['Ben', 'What kind of things will you make there?'],
+    ['Ada', 'Bowls first. Maybe a mug for my coffee.'],
+    ['Ben', 'I would likely break anything I made.'],
+  ],
+];
+
+describe('memory ranking on a fixed conversation', () => {
+  let api: TestApi;
+  let key: TestKey;
+  const ids = new Map<string, string>();
+  before(async () => {
+    api = await startTestApi({ backgroundWork: false });
+    key = await api.newKey();
+    for (const [s, turns] of SESSIONS.entries()) {
+      for (const [t, [speaker, content]] of turns.entries()) {
+        const res = await api.request('POST', '/v1/memories', {
+          key,
+          body: {
+            content,
+            speaker,
+            session_id: `session-${s + 1}`,
+            occurred_at: new Date(Date.UTC(2024, 0, s + 1, 10, t)).toISOString(),
+          },
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        ids.set(content, res.body.data.id);
+      }
+    }
+  });
+  after(() => api.close());
+
+  const contents = async (body: Record<string, unknown>) => {
+    const res = await api.request('POST', '/v1/memories/search', { key, body: { limit: 5, ...body } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body as { data: { content: string; score: number }[]; count: number };
+  };
+  const first = (found: { data: { content: string }[] }) => found.data[0]?.content;
+
+  it('the speaker a question names ranks that speaker’s turn first (stems: painted ~ painting)', async () => {
+    assert.equal(first(await contents({ query: 'What has Ada painted?' })), SESSIONS[0]![0]![1]);
+    assert.equal(first(await contents({ query: 'What does Ben say his sister paints?' })), SESSIONS[0]![5]![1]);
+  });
+
+  it('a turn next to a strong match ranks above the speaker’s other turns', async () => {
+    const found = await contents({ query: 'What did Ada paint?', limit: 10 });
+    const place = (content: string) => found.data.findIndex((m) => m.content === content);
+    const answer = place(SESSIONS[0]![2]![1]);
+    assert.ok(answer >= 0, JSON.stringify(found.data.map((m) => m.content)));
+    // Without the neighbour's share the shorter turn of Ada's would be above the answer.
+    assert.ok(answer < place(SESSIONS[0]![4]![1]), JSON.stringify(found.data.map((m) => m.content)));
+  });
+
+  it('the answer after a question comes with it, though it shares no word with the query', async () => {
+    const found = await contents({ query: 'paint', limit: 10 });
+    const answer = found.data.find((m) => m.content === SESSIONS[0]![2]![1]);
+    assert.ok(answer, JSON.stringify(found.data.map((m) => m.content)));
+    // Three turns say the word; those brought in by a neighbour add to count.
+    assert.equal(found.count, found.data.length);
+    assert.ok(found.count > 3);
+  });
+
+  it('framing words of a question do not decide the ranking', async () => {
+    // "kind", "would", "likely" match two turns of Ben's that say nothing about a class.
+    const found = await contents({ query: 'What kind of class would she likely take?' });
+    assert.equal(first(found), SESSIONS[1]![1]![1]);
+  });
+
+  it('neighbours brought in obey the search’s filters', async () => {
+    const found = await contents({ query: 'What did Ada paint?', speaker: 'Ben' });
+    for (const m of found.data)
+      assert.ok(!m.content.startsWith('A sunrise'), 'Ada’s turn with a speaker filter on Ben');
+    const inSession = await contents({ query: 'dog', session_id: 'session-2' });
+    assert.deepEqual(
+      inSession.data.map((m) => ids.get(m.content)).filter((id) => id === undefined),
+      [],
+    );
+    for (const m of inSession.data)
+      assert.ok(
+        SESSIONS[1]!.some(([, c]) => c === m.content),
+        m.content,
+      );
+  });
+
+  it('phrases and prefixes still rank by the index alone', async () => {
+    assert.equal(first(await contents({ query: '"pottery class"' })), SESSIONS[1]![1]![1]);
+    assert.equal(first(await contents({ query: 'beag*' })), SESSIONS[1]![0]![1]);
+  });
+});
