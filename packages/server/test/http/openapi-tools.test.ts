@@ -1,6 +1,7 @@
 // The served OpenAPI document read by third-party tools, as a new user would (issue 22): Redocly
-// CLI's recommended rules find no error, and the README's example calls compile against types
-// that openapi-typescript generates from the document, through openapi-fetch.
+// CLI's recommended rules find no error, and the example calls of the README and of docs/api.md
+// (where the README's examples moved) compile against types that openapi-typescript generates
+// from the document, through openapi-fetch.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const README = join(repoRoot, 'README.md');
+const API_DOC = join(repoRoot, 'docs', 'api.md');
 
 /** A package's bin script, found through its package.json (bins are not exported). */
 function binOf(name: string, bin: string): string {
@@ -74,14 +76,16 @@ describe('the OpenAPI document in third-party tools', () => {
     assert.deepEqual(unexpected, [], 'warnings beyond the known ones');
   });
 
-  it("the README's calls compile against openapi-typescript types through openapi-fetch", async () => {
-    const calls = readmeCalls(README, doc);
-    assert.ok(calls.length >= 15, `${calls.length} calls read from the README`);
+  it("the README's and docs/api.md's calls compile against openapi-typescript types through openapi-fetch", async () => {
+    const fromReadme = readmeCalls(README, doc);
+    assert.ok(fromReadme.length >= 2, 'the quick start makes a snapshot and searches');
+    const calls = [...fromReadme, ...readmeCalls(API_DOC, doc)];
+    assert.ok(calls.length >= 15, `${calls.length} calls read from the README and docs/api.md`);
     // The calls the issue found failing: lists with some of their defaulted parameters.
     for (const path of ['/v1/snapshots', '/v1/edges', '/v1/brains', '/v1/snapshots/search']) {
       assert.ok(
         calls.some((c) => c.method === 'GET' && c.path === path),
-        `the README lists through GET ${path}`,
+        `the README or docs/api.md lists through GET ${path}`,
       );
     }
 
@@ -111,6 +115,6 @@ describe('the OpenAPI document in third-party tools', () => {
     const compiled = await run(process.execPath, [binOf('typescript', 'tsc'), '-p', dir], { cwd: dir }).catch(
       (failure: { stdout?: string }) => failure,
     );
-    assert.equal(String(compiled.stdout ?? '').trim(), '', 'tsc --noEmit finds no error in the README calls');
+    assert.equal(String(compiled.stdout ?? '').trim(), '', 'tsc --noEmit finds no error in the documented calls');
   });
 });
