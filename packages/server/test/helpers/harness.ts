@@ -7,7 +7,7 @@ import { createTestDatabase } from './database.js';
 import type { Clock } from '../../src/clock.js';
 import { issueApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
-import type { EmbeddingsSettings, LlmSettings } from '../../src/config.js';
+import type { EmbeddingsSettings, LlmSettings, VectorSettings } from '../../src/config.js';
 
 export interface TestKey {
   key: string;
@@ -63,6 +63,8 @@ export interface TestApiOptions {
   jobs?: { leaseMs: number; maxAttempts: number };
   /** GET /metrics (METRICS=true). */
   metrics?: boolean;
+  /** VECTOR_INDEX, VECTOR_CACHE_MB, VECTOR_EXACT_MAX; the defaults unless given. */
+  vectors?: VectorSettings;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -80,6 +82,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       embeddings: options.embeddings,
       llm: options.llm,
       metrics: options.metrics ?? false,
+      ...(options.vectors ? { vectors: options.vectors } : {}),
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
     },
@@ -143,7 +146,10 @@ function injector(app: FastifyInstance): TestApi['request'] {
  */
 export async function connectTestApi(
   databasePath: string,
-  options: Pick<TestApiOptions, 'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs'> = {},
+  options: Pick<
+    TestApiOptions,
+    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'vectors'
+  > = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
     config: {
@@ -153,6 +159,7 @@ export async function connectTestApi(
       rateLimits: options.rateLimits ?? false,
       embeddings: options.embeddings,
       ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
+      ...(options.vectors ? { vectors: options.vectors } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
     },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
