@@ -69,7 +69,7 @@ export class HnswIndex {
         path,
         threads: Math.max(1, availableParallelism() - 1),
       });
-      const { Index } = require('usearch') as typeof import('usearch');
+      const { Index } = require('usearch') as { Index: typeof UsearchIndex };
       const index = new Index({ dimensions: m.dimension, ...HNSW_SETTINGS } as never);
       // Mapped, not read: no copy on the event loop. The mapping outlives the file's name.
       index.view(path);
