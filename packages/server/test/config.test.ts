@@ -35,6 +35,7 @@ describe('settings', () => {
       trustProxy: false,
       backgroundWork: true,
       jobs: { leaseMs: 30_000, maxAttempts: 3 },
+      vectors: { index: 'auto', cacheMb: 512, exactMax: 20_000 },
       embeddings: undefined,
       llm: undefined,
     });

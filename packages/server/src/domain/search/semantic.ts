@@ -25,7 +25,7 @@ const STAMP_TTL_MS = 1000;
  * build), so it answers through the index from its first search; larger brains are searched
  * exactly until their index is ready.
  */
-const AWAIT_BUILD_MAX = 50_000;
+const AWAIT_BUILD_MAX = 20_000;
 
 /**
  * Vector search in process, on both stores (docs/decisions.md, "Vectors at scale"): a brain's
@@ -149,23 +149,29 @@ export class SemanticIndex {
   }
 
   private build(key: string, entry: HeldVectors): Promise<void> {
-    const { vectors, stamp } = entry;
     const run = async () => {
       // Evicted while waiting for its turn: nothing to build for.
       if (!this.held.holds(key, entry)) return;
+      // The matrix as it is when the build starts: later changes are searched beside the index.
+      const { vectors, stamp } = entry;
       const started = performance.now();
+      entry.buildStarted();
       const index = await HnswIndex.build(vectors);
       this.builds++;
       entry.builtAt = performance.now();
       entry.lastBuildMs = entry.builtAt - started;
       // An index that would not fit the budget beside its vectors is let go: exact search answers.
-      if (!this.held.holds(key, entry) || matrixBytes(entry.vectors) + index.bytes > this.held.budgetBytes) return;
+      if (!this.held.holds(key, entry) || matrixBytes(entry.vectors) + index.bytes > this.held.budgetBytes) {
+        entry.buildDropped();
+        return;
+      }
       entry.attach(index, stamp);
       this.held.fit(key);
     };
     const done = this.buildQueue.then(run);
     entry.building = done
       .catch(() => {
+        entry.buildDropped();
         // A failed build leaves the exact search (or the older index) answering; the next search tries again.
       })
       .finally(() => {

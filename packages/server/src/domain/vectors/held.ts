@@ -28,8 +28,11 @@ export class HeldVectors implements Costed {
   index: HnswIndex | undefined;
   /** The stamp of the matrix the index was built from. */
   indexStamp: string | undefined;
-  /** Rows of the matrix that the index does not cover. */
+  /** Rows of the matrix that the index does not cover: new, or changed since its build. */
   uncovered: number[] = [];
+  /** Ids whose vector changed since the index's matrix, and since the build in progress started. */
+  private changed = new Set<string>();
+  private changedSinceBuild: Set<string> | undefined;
   building: Promise<void> | undefined;
   /** How long the last build took, and when it ended (the pause before the next build). */
   lastBuildMs = 0;
@@ -47,16 +50,35 @@ export class HeldVectors implements Costed {
 
   /** The brain's vectors changed: the new matrix, searched beside the index until it is rebuilt. */
   replace(stamp: string, checkedAt: number, vectors: VectorMatrix): void {
+    if (this.index || this.changedSinceBuild) {
+      for (const id of changedIds(this.vectors, vectors)) {
+        this.changed.add(id);
+        this.changedSinceBuild?.add(id);
+      }
+    }
     this.stamp = stamp;
     this.checkedAt = checkedAt;
     this.vectors = vectors;
     this.cover();
   }
 
+  /** A build of the current matrix starts: changes from now on are changes since that index. */
+  buildStarted(): void {
+    this.changedSinceBuild = new Set();
+  }
+
+  /** The index built from the matrix at `stamp` (or none: exact search), replacing any before. */
   attach(index: HnswIndex | undefined, stamp: string | undefined): void {
     this.index = index;
     this.indexStamp = stamp;
+    this.changed = (index && this.changedSinceBuild) || new Set();
+    this.changedSinceBuild = undefined;
     this.cover();
+  }
+
+  /** A build failed or was let go: the index before it (if any) goes on. */
+  buildDropped(): void {
+    this.changedSinceBuild = undefined;
   }
 
   /** Whether the index lags the matrix (or there is none). */
@@ -69,7 +91,7 @@ export class HeldVectors implements Costed {
     this.uncovered = [];
     if (!index) return;
     this.vectors.ids.forEach((id, row) => {
-      if (!index.idSet.has(id)) this.uncovered.push(row);
+      if (!index.idSet.has(id) || this.changed.has(id)) this.uncovered.push(row);
     });
   }
 
@@ -133,6 +155,27 @@ export class HeldVectors implements Costed {
       },
     };
   }
+}
+
+/**
+ * Ids in both matrices whose vectors differ (an update: the index placed the old one). One pass
+ * over the floats, as long as reading them from the store took.
+ */
+function changedIds(before: VectorMatrix, after: VectorMatrix): string[] {
+  const changed: string[] = [];
+  if (before.dimension !== after.dimension) return after.ids;
+  const d = after.dimension;
+  after.ids.forEach((id, row) => {
+    const old = before.rowOf.get(id);
+    if (old === undefined) return;
+    for (let i = 0; i < d; i++) {
+      if (before.matrix[old * d + i] !== after.matrix[row * d + i]) {
+        changed.push(id);
+        return;
+      }
+    }
+  });
+  return changed;
 }
 
 /** Every row scored: exact search, as it has always been. */

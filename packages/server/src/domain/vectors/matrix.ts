@@ -1,4 +1,8 @@
+import { endianness } from 'node:os';
 import { bufferToVector } from '../../providers/index.js';
+
+/** Stored vectors are little-endian float32: on such a machine (all we run on) their bytes are copied as they are. */
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** A brain's vectors of one kind and model, as one matrix (rows are unit length, so dot = cosine). */
 export interface VectorMatrix {
@@ -19,7 +23,11 @@ export function matrixOf(rows: { id: string; vector: Buffer }[]): VectorMatrix {
   const dimension = rows[0] ? rows[0].vector.byteLength / 4 : 0;
   const usable = rows.filter((row) => row.vector.byteLength === dimension * 4);
   const matrix = new Float32Array(usable.length * dimension);
-  usable.forEach((row, i) => matrix.set(bufferToVector(row.vector), i * dimension));
+  const bytes = new Uint8Array(matrix.buffer);
+  usable.forEach((row, i) => {
+    if (LITTLE_ENDIAN) bytes.set(row.vector, i * dimension * 4);
+    else matrix.set(bufferToVector(row.vector), i * dimension);
+  });
   const ids = usable.map((row) => row.id);
   return { ids, rowOf: new Map(ids.map((id, i) => [id, i])), matrix, dimension };
 }
