@@ -83,20 +83,20 @@ describe('vectors at scale', () => {
   after(async () => provider.close());
 
   it('exact, HNSW and auto past the threshold answer a query alike, and explain says which answered', async (t) => {
-    const api = await startTestApi({ embeddings: settings(provider), vectors: vectors({ index: 'exact' }) });
+    const api = await startTestApi({ embeddings: settings(provider, 10_000), vectors: vectors({ index: 'exact' }) });
     t.after(() => api.close());
     const key = await api.newKey();
     for (const [name, core] of TEXTS) await create(api.request, key, name as string, core as string);
     await vectorsSettled(api.request, key, key.brainId);
     const hnsw = await connectTestApi(api.databasePath, {
-      embeddings: settings(provider),
+      embeddings: settings(provider, 10_000),
       backgroundWork: false,
       vectors: vectors({ index: 'hnsw' }),
     });
     t.after(() => hnsw.close());
     // Auto with a threshold the brain is at: exact now, HNSW once one more vector is written.
     const auto = await connectTestApi(api.databasePath, {
-      embeddings: settings(provider),
+      embeddings: settings(provider, 10_000),
       backgroundWork: false,
       vectors: vectors({ exactMax: TEXTS.length }),
     });
@@ -136,9 +136,12 @@ describe('vectors at scale', () => {
   });
 
   it('sees writes, updates and deletes of another process, snapshots and memories', async (t) => {
-    const api = await startTestApi({ embeddings: settings(provider), vectors: vectors({ index: 'hnsw' }) });
+    const api = await startTestApi({ embeddings: settings(provider, 10_000), vectors: vectors({ index: 'hnsw' }) });
     t.after(() => api.close());
-    const other = await connectTestApi(api.databasePath, { embeddings: settings(provider), vectors: vectors({}) });
+    const other = await connectTestApi(api.databasePath, {
+      embeddings: settings(provider, 10_000),
+      vectors: vectors({}),
+    });
     t.after(() => other.close());
     const key = await api.newKey();
     const ids: string[] = [];
@@ -192,7 +195,7 @@ describe('vectors at scale', () => {
   });
 
   it("never shows one brain's vectors in another brain's search, suggestions or memories", async (t) => {
-    const api = await startTestApi({ embeddings: settings(provider), vectors: vectors({ index: 'hnsw' }) });
+    const api = await startTestApi({ embeddings: settings(provider, 10_000), vectors: vectors({ index: 'hnsw' }) });
     t.after(() => api.close());
     const mine = await api.newKey();
     const theirs = await api.newKey();
@@ -237,7 +240,7 @@ describe('vectors under the memory budget', () => {
     // brains fit VECTOR_CACHE_MB=1 and a third pushes the least recently searched out.
     provider = await startFakeOpenAI({ dimension: 3072 });
     api = await startTestApi({
-      embeddings: settings(provider),
+      embeddings: settings(provider, 10_000),
       metrics: true,
       vectors: vectors({ index: 'hnsw', cacheMb: 1 }),
     });

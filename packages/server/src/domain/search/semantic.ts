@@ -26,6 +26,8 @@ const STAMP_TTL_MS = 1000;
  * exactly until their index is ready.
  */
 const AWAIT_BUILD_MAX = 20_000;
+/** How long after a failed build the next is tried (exact search, or the older index, answers meanwhile). */
+const RETRY_BUILD_MS = 60_000;
 
 /**
  * Vector search in process, on both stores (docs/decisions.md, "Vectors at scale"): a brain's
@@ -69,7 +71,7 @@ export class SemanticIndex {
   /** This process wrote vectors of a kind in these brains: check their stamp next time (others within a second). */
   forget(kind: VectorKind, brainIds: Iterable<string>): void {
     for (const id of brainIds) {
-      const kept = this.held.get(`${kind}:${id}`);
+      const kept = this.held.peek(`${kind}:${id}`);
       if (kept) kept.checkedAt = Number.NEGATIVE_INFINITY;
     }
   }
@@ -135,11 +137,14 @@ export class SemanticIndex {
   /** The entry, its index dropped or (re)built as its size and VECTOR_INDEX say. */
   private async indexed(key: string, entry: HeldVectors): Promise<HeldVectors> {
     const count = entry.vectors.ids.length;
-    if (this.indexFor(count) === 'exact' || !this.held.holds(key, entry)) {
+    // Nothing to index in a brain without vectors; a brain not held is searched and let go.
+    if (count === 0 || this.indexFor(count) === 'exact' || !this.held.holds(key, entry)) {
       if (entry.index) entry.attach(undefined, undefined);
       return entry;
     }
     if (!entry.stale() || entry.building) return entry;
+    // A build that failed is tried again a while later, not on every search.
+    if (performance.now() - entry.failedAt < RETRY_BUILD_MS) return entry;
     // A rebuild waits as long as the last one took: a brain written to all the time spends at
     // most half the build worker's time on itself, its new vectors searched exactly meanwhile.
     if (entry.index && performance.now() - entry.builtAt < entry.lastBuildMs) return entry;
@@ -171,6 +176,7 @@ export class SemanticIndex {
     const done = this.buildQueue.then(run);
     entry.building = done
       .catch(() => {
+        entry.failedAt = performance.now();
         entry.buildDropped();
         // A failed build leaves the exact search (or the older index) answering; the next search tries again.
       })

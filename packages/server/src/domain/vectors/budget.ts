@@ -25,6 +25,11 @@ export class VectorBudget<T extends Costed> {
     return entry;
   }
 
+  /** The entry under `key`, without counting as a use (a write is not a search). */
+  peek(key: string): T | undefined {
+    return this.held.get(key);
+  }
+
   /** Whether an entry still is the one held under its key (a build that finished late checks). */
   holds(key: string, entry: T): boolean {
     return this.held.get(key) === entry;

@@ -37,6 +37,8 @@ export class HeldVectors implements Costed {
   /** How long the last build took, and when it ended (the pause before the next build). */
   lastBuildMs = 0;
   builtAt = 0;
+  /** When a build last failed (performance.now()), or never. */
+  failedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     public stamp: string,
