@@ -17,6 +17,7 @@ import Database from 'better-sqlite3';
 import { clusteredVectors, exactTop } from './lib/clustered-vectors.mjs';
 import { SemanticIndex } from '../packages/server/dist/domain/search/semantic.js';
 import { HeldVectors } from '../packages/server/dist/domain/vectors/held.js';
+import { dotRow } from '../packages/server/dist/domain/vectors/matrix.js';
 import { HnswIndex } from '../packages/server/dist/domain/vectors/hnsw.js';
 import { prepareDatabase, startSnapgraph } from './lib/server.mjs';
 import { seedSqlite } from './lib/seed.mjs';
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
     dim: { type: 'string', default: '384' },
     queries: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '2' },
+    // Also measure recall and latency when the index is asked for this many candidates.
+    candidates: { type: 'string', default: '' },
   },
 });
 const num = (name) => Number(args[name]);
@@ -132,6 +135,8 @@ async function largeIndex() {
   const latencies = [];
   const exactLatencies = [];
   let hits = 0;
+  const widths = args.candidates ? args.candidates.split(',').map(Number) : [];
+  const wide = widths.map(() => ({ latencies: [], hits: 0 }));
   for (let q = 0; q < queries; q++) {
     const vector = query();
     t = performance.now();
@@ -141,6 +146,17 @@ async function largeIndex() {
     const truth = new Set(exactTop(matrix, dimension, vector, 10).map((row) => ids[row]));
     exactLatencies.push(performance.now() - t);
     hits += found.filter((f) => truth.has(f.id)).length;
+    // The same, asking the index for more candidates (its search list grows with them).
+    widths.forEach((width, w) => {
+      t = performance.now();
+      const top = index
+        .search(vector, width)
+        .map((id) => ({ id, s: dotRow(m, m.rowOf.get(id), vector) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 10);
+      wide[w].latencies.push(performance.now() - t);
+      wide[w].hits += top.filter((f) => truth.has(f.id)).length;
+    });
   }
   return {
     part: 'index',
@@ -158,6 +174,12 @@ async function largeIndex() {
     hnsw: summary(latencies),
     exact: summary(exactLatencies),
     recall_at_10: hits / (queries * 10),
+    ...Object.fromEntries(
+      widths.map((width, w) => [
+        `candidates_${width}`,
+        { ...summary(wide[w].latencies), recall_at_10: wide[w].hits / (queries * 10) },
+      ]),
+    ),
   };
 }
 
