@@ -13,8 +13,8 @@ const USEARCH = require.resolve('usearch');
  * The graph's shape (docs/decisions.md, "Vectors at scale"): 16 links a node, 128 candidates
  * while adding, and vectors held as 8-bit integers inside the index. The index only proposes
  * candidates; their similarities are computed again from the float32 rows (`OVERSAMPLE` times
- * the number asked for), which measured a recall@10 of 1.0 against exact search where the 8-bit
- * index alone gave 0.96.
+ * the number asked for, at least 200: held.ts), which measured a recall@10 of 1.0 against exact
+ * search where the 8-bit index alone gave 0.96.
  */
 export const HNSW_SETTINGS = {
   metric: 'cos',
