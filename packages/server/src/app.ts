@@ -75,6 +75,7 @@ export type AppConfig = Pick<Config, 'databaseUrl' | 'logLevel' | 'migrateOnStar
       | 'compute'
       | 'metrics'
       | 'logFormat'
+      | 'vectors'
     >
   >;
 
@@ -110,7 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const logStream = new LogStream({ pretty: prettyLogs(config.logFormat) });
   // Before anything calls a provider (the embeddings probe below); prom-client is loaded only
   // when metrics are on.
-  const metrics = config.metrics ? (await import('./metrics/index.js')).createMetrics(store) : undefined;
+  const metrics = config.metrics
+    ? (await import('./metrics/index.js')).createMetrics(store, () => domain.semantic?.status())
+    : undefined;
   let fastPath: FastPath = NO_FAST_PATH;
   const app = Fastify({
     serverFactory: serverWithFastPath((request, response) => fastPath(request, response)),
@@ -164,7 +167,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app.log.warn({ url: config.llm.baseUrl }, 'LLM provider: start-up probe got no answer; /readyz says unavailable');
     }
   }
-  if (config.embeddings) domain.semantic = await startSemanticSearch(domain, config.embeddings, app.log);
+  if (config.embeddings)
+    domain.semantic = await startSemanticSearch(domain, config.embeddings, app.log, config.vectors);
   else await store.work.setFlag('embeddings', false);
   if (config.backgroundWork !== false) {
     const worker = createBackgroundWorker(domain, app.log);

@@ -40,6 +40,10 @@ export const ConfigSchema = Type.Object({
   EMBEDDINGS_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
   // OpenAI takes at most 2048 inputs in one request.
   EMBEDDINGS_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 2048, default: 64 }),
+  // Vectors at scale (DESIGN 5.4): exact search up to VECTOR_EXACT_MAX vectors a brain, HNSW above.
+  VECTOR_INDEX: Type.Enum(['auto', 'exact', 'hnsw'], { default: 'auto' }),
+  VECTOR_CACHE_MB: Type.Integer({ minimum: 1, maximum: 1_048_576, default: 512 }),
+  VECTOR_EXACT_MAX: Type.Integer({ minimum: 0, default: 20_000 }),
   LLM_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   LLM_MODEL: Type.String({ minLength: 1, default: 'gpt-4o-mini' }),
@@ -88,8 +92,19 @@ export interface Config {
   compute: ComputeSettings;
   /** An OpenAI-compatible embeddings endpoint; undefined when EMBEDDINGS_BASE_URL is unset (no semantic search). */
   embeddings: EmbeddingsSettings | undefined;
+  /** How vectors are searched and how much memory they may hold (VECTOR_*); defaults when absent. */
+  vectors?: VectorSettings;
   /** An OpenAI-compatible chat endpoint; undefined when LLM_BASE_URL is unset (the built-in extractor). */
   llm: LlmSettings | undefined;
+}
+
+/** VECTOR_INDEX, VECTOR_CACHE_MB and VECTOR_EXACT_MAX (DESIGN 5.4). */
+export interface VectorSettings {
+  /** `auto`: exact search up to `exactMax` vectors a brain, the HNSW index above. */
+  index: 'auto' | 'exact' | 'hnsw';
+  /** The memory every brain's vectors and indexes may hold in one process. */
+  cacheMb: number;
+  exactMax: number;
 }
 
 export interface LlmSettings {
@@ -214,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           batchSize: v.EMBEDDINGS_BATCH_SIZE,
         }
       : undefined,
+    vectors: { index: v.VECTOR_INDEX, cacheMb: v.VECTOR_CACHE_MB, exactMax: v.VECTOR_EXACT_MAX },
     llm: v.LLM_BASE_URL
       ? {
           baseUrl: v.LLM_BASE_URL.replace(/\/+$/, ''),

@@ -37,6 +37,7 @@ describe('settings', () => {
       jobs: { leaseMs: 30_000, maxAttempts: 3 },
       imports: { maxBytes: 256 * 1024 * 1024, dir: undefined },
       compute: { threads: defaultComputeThreads(), queueMax: 64, timeoutMs: 120_000 },
+      vectors: { index: 'auto', cacheMb: 512, exactMax: 20_000 },
       embeddings: undefined,
       llm: undefined,
     });

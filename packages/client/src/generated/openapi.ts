@@ -936,6 +936,11 @@ export interface components {
                 strength: number;
                 contribution: number;
             }[];
+            /**
+             * @description How the nearest by meaning were found: every vector compared, or the approximate (HNSW) index of a large brain
+             * @enum {unknown}
+             */
+            vector_index: "exact" | "hnsw";
             note?: string;
         };
         /**

@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { observeProviderCalls } from '../providers/call-observers.js';
 import type { Store } from '../store/store.js';
 import { QUEUE_DEPTHS } from './queue-depths.js';
+import { vectorMetrics, type VectorStatus } from './vectors.js';
 
 /** Request latency buckets, in seconds: from a cached read (under a millisecond) to a slow crystallize. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -25,7 +26,7 @@ export interface Metrics {
  * by outcome, and the process's own (memory, CPU, event-loop lag). Each app has its own
  * registry, so two apps in one process (tests) never share counts.
  */
-export function createMetrics(store: Store): Metrics {
+export function createMetrics(store: Store, vectors: () => VectorStatus | undefined = () => undefined): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'snapgraph_' });
   const requests = new Counter({
@@ -84,6 +85,7 @@ export function createMetrics(store: Store): Metrics {
       },
     });
   }
+  vectorMetrics(registry, vectors);
   const providerCalls = new Counter({
     name: 'snapgraph_provider_calls_total',
     help: 'Calls to LLM and embeddings providers, by service and outcome (ok, unavailable, error, cancelled)',

@@ -7,7 +7,7 @@ import { createTestDatabase } from './database.js';
 import type { Clock } from '../../src/clock.js';
 import { issueApiKey } from '../../src/domain/keys.js';
 import type { Plan } from '../../src/model.js';
-import type { EmbeddingsSettings, LlmSettings } from '../../src/config.js';
+import type { EmbeddingsSettings, LlmSettings, VectorSettings } from '../../src/config.js';
 import type { ComputeSettings } from '../../src/domain/compute/index.js';
 
 export interface TestKey {
@@ -68,6 +68,8 @@ export interface TestApiOptions {
   imports?: { maxBytes: number; dir: string | undefined };
   /** COMPUTE_THREADS, COMPUTE_QUEUE_MAX, COMPUTE_TIMEOUT_MS. */
   compute?: ComputeSettings;
+  /** VECTOR_INDEX, VECTOR_CACHE_MB, VECTOR_EXACT_MAX; the defaults unless given. */
+  vectors?: VectorSettings;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -85,6 +87,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       embeddings: options.embeddings,
       llm: options.llm,
       metrics: options.metrics ?? false,
+      ...(options.vectors ? { vectors: options.vectors } : {}),
       ...(options.anonymousLimits ? { anonymousLimits: options.anonymousLimits } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
       ...(options.imports ? { imports: options.imports } : {}),
@@ -155,7 +158,7 @@ export async function connectTestApi(
   databasePath: string,
   options: Pick<
     TestApiOptions,
-    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'imports' | 'compute'
+    'rateLimits' | 'embeddings' | 'backgroundWork' | 'extraRoutes' | 'jobs' | 'imports' | 'compute' | 'vectors'
   > = {},
 ): Promise<Pick<TestApi, 'app' | 'request' | 'close'>> {
   const app = await buildApp({
@@ -166,6 +169,7 @@ export async function connectTestApi(
       rateLimits: options.rateLimits ?? false,
       embeddings: options.embeddings,
       ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
+      ...(options.vectors ? { vectors: options.vectors } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
       ...(options.imports ? { imports: options.imports } : {}),
       ...(options.compute ? { compute: options.compute } : {}),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isoTime } from '../../clock.js';
 import type { Snapshot } from '../../model.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EmbeddingsSettings } from '../../config.js';
+import type { EmbeddingsSettings, VectorSettings } from '../../config.js';
 import { createEmbeddingProvider, probeEmbeddingProvider, vectorToBuffer } from '../../providers/index.js';
 import { SemanticIndex } from '../search/semantic.js';
 import type { WorkTask } from '../../store/link-store.js';
@@ -90,6 +90,7 @@ export async function startSemanticSearch(
   domain: Domain,
   settings: EmbeddingsSettings,
   log: FastifyBaseLogger,
+  vectors?: VectorSettings,
 ): Promise<SemanticIndex> {
   let provider;
   let probed = true;
@@ -103,7 +104,7 @@ export async function startSemanticSearch(
   await domain.store.work.setFlag('embeddings', true);
   const queued = await domain.store.vectors.queueMissingEmbeddings(provider.model);
   if (queued > 0) log.info({ queued, model: provider.model }, 'embedding provider: snapshots queued for vectors');
-  const index = new SemanticIndex(provider, domain.store.vectors, () => domain.clock.now());
+  const index = new SemanticIndex(provider, domain.store.vectors, () => domain.clock.now(), vectors);
   // /readyz says so from the start, not only after the next call fails again.
   if (!probed) index.providerState = 'unavailable';
   return index;

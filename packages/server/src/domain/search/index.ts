@@ -43,6 +43,8 @@ export interface Explanation {
   semantic: number | null;
   graph: number | null;
   edges: Influence[];
+  /** How the nearest by meaning were found (DESIGN 5.4); `exact` without vectors too. */
+  vector_index: 'exact' | 'hnsw';
   note?: string;
 }
 
@@ -333,6 +335,7 @@ function explanation(c: Candidate, graph: boolean, meaning: Meaning): Explanatio
     semantic: c.semantic === undefined ? null : round(c.semantic),
     graph: graph ? round(c.graph?.value ?? 0) : null,
     edges: graph ? (c.graph?.influences ?? []) : [],
+    vector_index: meaning.view?.index ?? 'exact',
     ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
   };
 }

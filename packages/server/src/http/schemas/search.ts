@@ -51,6 +51,10 @@ const Explanation = Type.Object(
       }),
       { description: 'The edges that moved this result, strongest push first' },
     ),
+    vector_index: Type.Enum(['exact', 'hnsw'], {
+      description:
+        'How the nearest by meaning were found: every vector compared, or the approximate (HNSW) index of a large brain',
+    }),
     note: Type.Optional(Type.String()),
   },
   { title: 'Explanation', description: 'With explain=true: how the score was made (docs/ranking.md)' },
