@@ -20,6 +20,9 @@ export const EXPLORER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The API's own paths: everything else the server answers is the explorer's. */
+const API_PATH = /^\/(api\/)?v1(\/|\?|$)|^\/(healthz|readyz|metrics)(\/|\?|$)/;
+
 /** Everything else (JSON, text, errors) is data, never a page: it may load nothing and be framed by nobody. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
@@ -30,12 +33,15 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
  * API docs page, whose Swagger UI carries one) keeps it.
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     if (!reply.hasHeader('content-security-policy')) {
       const type = String(reply.getHeader('content-type') ?? '');
-      reply.header('content-security-policy', type.startsWith('text/html') ? EXPLORER_CSP : API_CSP);
+      // A 304 has no content type, and its headers replace the cached page's: a revalidated
+      // explorer page must keep the explorer's policy, or the browser blocks its own script.
+      const page = type.startsWith('text/html') || (reply.statusCode === 304 && !API_PATH.test(request.url));
+      reply.header('content-security-policy', page ? EXPLORER_CSP : API_CSP);
     }
     done(null, payload);
   });

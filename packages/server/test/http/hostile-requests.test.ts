@@ -1,3 +1,4 @@
+import { get, type IncomingMessage } from 'node:http';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -71,5 +72,16 @@ describe('hostile requests', () => {
     assert.match(policy, /frame-ancestors 'none'/);
     assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
     await page.text();
+    // A revalidated page (304, no content type) keeps the page's policy: its headers replace
+    // the cached page's, and the API's policy there would block the explorer's own script.
+    const modified = page.headers.get('last-modified');
+    assert.ok(modified, 'the explorer page carries Last-Modified');
+    // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request.
+    const again = await new Promise<IncomingMessage>((resolve, reject) =>
+      get(`${base}/`, { headers: { 'if-modified-since': modified } }, resolve).on('error', reject),
+    );
+    again.resume();
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.headers['content-security-policy'], policy);
   });
 });
