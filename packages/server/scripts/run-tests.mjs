@@ -9,7 +9,7 @@
 // CI, where it is mandatory. Arguments (test files, runner flags) pass through, and then only
 // the backend in SNAPGRAPH_TEST_BACKEND (default sqlite) runs, its output streamed.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,6 +177,7 @@ function summary(result) {
 
 const args = process.argv.slice(2);
 const timesDir = process.env.SNAPGRAPH_TEST_FILE_TIMES || mkdtempSync(join(tmpdir(), 'snapgraph-test-times-'));
+mkdirSync(timesDir, { recursive: true });
 if (args.some((a) => !a.startsWith('-'))) {
   const backend = process.env.SNAPGRAPH_TEST_BACKEND ?? 'sqlite';
   console.log(`\n=== test suite on ${backend} ===\n`);
