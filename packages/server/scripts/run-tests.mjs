@@ -8,8 +8,12 @@
 // The PostgreSQL run is skipped with a visible notice when no server answers — except under
 // CI, where it is mandatory. Arguments (test files, runner flags) pass through, and then only
 // the backend in SNAPGRAPH_TEST_BACKEND (default sqlite) runs, its output streamed.
+//
+// The slowest files start first (SLOW_FIRST), and the summary ends with each backend's slowest
+// files (SNAPGRAPH_TEST_FILE_TIMES=dir keeps the whole table): docs/performance.md, "Test suite
+// time".
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,8 +148,6 @@ function runSuite(backend, args, files, { gathered, timesFile }) {
   });
 }
 
-// Closing lines of the spec reporter: `ℹ tests 1660`, `ℹ pass 1660`, `ℹ fail 0`, … (`# pass N`
-// in TAP), and the names under its "failing tests" heading.
 function readTimes(file) {
   try {
     return readFileSync(file, 'utf8');
@@ -154,6 +156,8 @@ function readTimes(file) {
   }
 }
 
+// Closing lines of the spec reporter: `ℹ tests 1660`, `ℹ pass 1660`, `ℹ fail 0`, … (`# pass N`
+// in TAP), and the names under its "failing tests" heading.
 const TALLY = /^(?:ℹ|#) (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /;
 // eslint-disable-next-line no-control-regex -- colour codes are control characters
 const plain = (line) => line.replace(/\x1b\[[0-9;]*m/g, '');
@@ -176,18 +180,21 @@ function summary(result) {
 }
 
 const args = process.argv.slice(2);
-const timesDir = process.env.SNAPGRAPH_TEST_FILE_TIMES || mkdtempSync(join(tmpdir(), 'snapgraph-test-times-'));
-mkdirSync(timesDir, { recursive: true });
+// Where the per-file times go: SNAPGRAPH_TEST_FILE_TIMES keeps them; otherwise a temporary
+// directory, removed at the end, serves the summary of a whole run.
+const keptTimesDir = process.env.SNAPGRAPH_TEST_FILE_TIMES;
+if (keptTimesDir) mkdirSync(keptTimesDir, { recursive: true });
 if (args.some((a) => !a.startsWith('-'))) {
   const backend = process.env.SNAPGRAPH_TEST_BACKEND ?? 'sqlite';
   console.log(`\n=== test suite on ${backend} ===\n`);
-  const timesFile = process.env.SNAPGRAPH_TEST_FILE_TIMES ? join(timesDir, `file-times-${backend}.txt`) : undefined;
+  const timesFile = keptTimesDir ? join(keptTimesDir, `file-times-${backend}.txt`) : undefined;
   const result = await runSuite(backend, args, [], { gathered: false, timesFile });
   if (timesFile) process.stdout.write(`\nper-file times (${timesFile}):\n${readTimes(timesFile)}`);
   process.exit(result.code);
 }
 
 const files = inRunningOrder(findTests(join(root, 'test')));
+const timesDir = keptTimesDir ?? mkdtempSync(join(tmpdir(), 'snapgraph-test-times-'));
 const backends = ['sqlite'];
 if (await postgresAnswers()) backends.push('postgres');
 else if (process.env.CI) {
@@ -216,6 +223,7 @@ const results = await Promise.all(
   ),
 );
 console.log(`\n=== summary ===\n\n${results.map(summary).join('\n\n')}\n`);
+if (!keptTimesDir) rmSync(timesDir, { recursive: true, force: true });
 // exitCode, not exit(): the whole output must reach a pipe before the process ends (a CI log
 // once lost the PostgreSQL run's end and the summary to an exit() right after a large write).
 process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
