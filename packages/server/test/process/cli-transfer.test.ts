@@ -23,6 +23,10 @@ import {
 const body = (text: string) => text.slice(text.indexOf('\n') + 1);
 const withoutExportTime = (text: string) => text.replace(/"exported_at":"[^"]*"/, '"exported_at":"…"');
 
+/** The SIGKILL test's brain: N snapshots, 3N edges and 20 tombstones make 4N + 21 records. */
+const KILL_SNAPSHOTS = 10_000;
+const KILL_RECORDS = 4 * KILL_SNAPSHOTS + 21;
+
 describe('snapgraph export and import (CLI)', () => {
   const fresh = suiteWorkspaces();
 
@@ -98,7 +102,9 @@ describe('snapgraph export and import (CLI)', () => {
   it('an import killed with SIGKILL resumes where it stopped and ends with the same brain', async () => {
     const workspace = await fresh('transfer-kill');
     const file = join(workspace.dir, 'brain.jsonl');
-    await writeSyntheticExport(file, { snapshots: 30_000 });
+    // Nine batches of up to 5,000 rows (src/domain/transfer/import.ts): the kill lands after the first
+    // commit with most of the file still to go, however slowly this machine polls.
+    await writeSyntheticExport(file, { snapshots: KILL_SNAPSHOTS });
     await runCli(workspace.databasePath, ['migrate']);
     const child = spawn(process.execPath, [BIN, 'import', file], {
       cwd: SERVER_ROOT,
@@ -116,13 +122,13 @@ describe('snapgraph export and import (CLI)', () => {
     await exited;
     assert.ok(done > 0, 'the import had committed a batch');
     const stopped = await linesDone(workspace.databasePath);
-    assert.ok(stopped < 120_022, `killed before the end (at line ${stopped})`);
+    assert.ok(stopped < KILL_RECORDS + 1, `killed before the end (at line ${stopped})`);
 
     const resumed = await runCli(workspace.databasePath, ['import', file, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
     const result = JSON.parse(resumed.stdout);
     assert.equal(result.resumedAfterLine, stopped);
-    assert.equal(result.records, 120_021);
+    assert.equal(result.records, KILL_RECORDS);
     const exported = await runCli(workspace.databasePath, ['export', '--brain', syntheticBrainId]);
     assert.equal(body(exported.stdout), body(readFileSync(file, 'utf8')));
 
@@ -135,11 +141,14 @@ describe('snapgraph export and import (CLI)', () => {
       return (await response.json()) as { data: Record<string, unknown>; count?: number };
     };
     const brain = await get(`/v1/brains/${syntheticBrainId}`);
-    assert.equal(brain.data.snapshot_count, 30_000);
-    assert.equal(brain.data.edge_count, 90_000);
+    assert.equal(brain.data.snapshot_count, KILL_SNAPSHOTS);
+    assert.equal(brain.data.edge_count, 3 * KILL_SNAPSHOTS);
     // One snapshot in ten is about curiosity (bench/lib/export-file.mjs), one in five a Rule.
-    assert.equal((await get(`/v1/snapshots/search?q=curiosity&graph=false&brain_id=${syntheticBrainId}`)).count, 3000);
-    assert.equal((await get(`/v1/snapshots?brain_id=${syntheticBrainId}&type=Rule&limit=1`)).count, 6000);
+    assert.equal(
+      (await get(`/v1/snapshots/search?q=curiosity&graph=false&brain_id=${syntheticBrainId}`)).count,
+      KILL_SNAPSHOTS / 10,
+    );
+    assert.equal((await get(`/v1/snapshots?brain_id=${syntheticBrainId}&type=Rule&limit=1`)).count, KILL_SNAPSHOTS / 5);
     const created = await fetch(`${server.baseUrl}/v1/snapshots`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -147,7 +156,7 @@ describe('snapgraph export and import (CLI)', () => {
     });
     assert.equal(created.status, 201);
     assert.equal((await get(`/v1/snapshots/search?q=zanzibar&brain_id=${syntheticBrainId}`)).count, 1);
-    assert.equal((await get(`/v1/brains/${syntheticBrainId}`)).data.snapshot_count, 30_001);
+    assert.equal((await get(`/v1/brains/${syntheticBrainId}`)).data.snapshot_count, KILL_SNAPSHOTS + 1);
   });
 
   it(
