@@ -2086,7 +2086,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description SERVICE_UNAVAILABLE: this instance is shutting down, retry (on another instance). PROVIDER_UNAVAILABLE: the LLM or embedding provider did not answer, with `Retry-After` when it said how long to wait */
+        /** @description SERVICE_UNAVAILABLE: this instance is shutting down, retry (on another instance); or, on routes that work on text, every compute thread is busy and the queue is full, or the text took longer than COMPUTE_TIMEOUT_MS (with `Retry-After`). PROVIDER_UNAVAILABLE: the LLM or embedding provider did not answer, with `Retry-After` when it said how long to wait */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
