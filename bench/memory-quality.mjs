@@ -9,7 +9,7 @@
 //   node bench/memory-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--without-sessions]
 //
 // --without-sessions loads speaker and content only (the README's protocol; a build before
-// DESIGN 5.1 takes nothing else).
+// Design §12 takes nothing else).
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';

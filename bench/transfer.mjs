@@ -1,4 +1,4 @@
-// Export and import of one brain of 1,000,000 snapshots and 3,000,000 edges (DESIGN 4.11):
+// Export and import of one brain of 1,000,000 snapshots and 3,000,000 edges (design §15):
 // `snapgraph import` of a made-up export file into an empty database, then `snapgraph export`
 // of the brain back to a file, each as the CLI a user runs, on SQLite and on PostgreSQL. Reports
 // records per second (snapshots and edges separately for the import) and the peak RSS of each

@@ -1,5 +1,5 @@
 /* global performance */
-// Vectors at scale (issue 39, DESIGN 5.4), with synthetic clustered unit vectors (no provider):
+// Vectors at scale (issue 39, design §20), with synthetic clustered unit vectors (no provider):
 //
 //   npm run build
 //   nice -n 10 node bench/vectors.mjs --part budget [--brains 1000 --per-brain 2000 --dim 384 --cache-mb 256]

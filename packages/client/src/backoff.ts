@@ -1,5 +1,5 @@
 /**
- * Spec 8.4, "client guidance": on a 429 wait Retry-After seconds; when it is absent, back off
+ * Design §5.8, "client guidance": on a 429 wait Retry-After seconds; when it is absent, back off
  * exponentially, 1 s, 2 s, 4 s … up to 30 s.
  */
 export interface RetryOptions {

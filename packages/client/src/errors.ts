@@ -10,7 +10,7 @@ export class SnapgraphError extends Error {
   readonly code: string;
   /** `details` of the error body: `field`, `reason`, `errors`, `retry_after`, … when the service sent them. */
   readonly details: Record<string, unknown> | undefined;
-  /** A failed import's bad lines (DESIGN 5.2: `details` is then this list, the first 100). */
+  /** A failed import's bad lines (design §15.3: `details` is then this list, the first 100). */
   readonly lines: { line: number; reason: string }[] | undefined;
   /** The `request_id` of the failed request (also the `X-Request-Id` header): quote it to support. */
   readonly requestId: string | undefined;
@@ -73,7 +73,7 @@ export function errorFromResponse(
 const wholeSeconds = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.ceil(value) : undefined;
 
-/** DESIGN 1.1's codes and their statuses: a failed job keeps the error body, not the status. */
+/** Design §4.2's codes and their statuses: a failed job keeps the error body, not the status. */
 const STATUS_OF_CODE: Record<string, number> = {
   BAD_REQUEST: 400,
   INVALID_JSON: 400,

@@ -1,11 +1,11 @@
 /**
- * Spec 8.4 lets a client keep search results 30 to 60 seconds. Entries are whole response
+ * Design §5.8 lets a client keep search results 30 to 60 seconds. Entries are whole response
  * bodies keyed by the request URL; each read gets its own copy, so a caller that changes a
  * result does not change what the next caller sees. Any write through the same client empties
  * the cache: a program that creates a snapshot and then searches expects to find it.
  */
 export interface SearchCacheOptions {
-  /** How long a result is reused: 30,000 to 60,000 ms, as spec 8.4 allows (default 30,000). */
+  /** How long a result is reused: 30,000 to 60,000 ms, as design §5.8 allows (default 30,000). */
   ttlMs?: number;
   /** How many distinct searches are kept; the oldest goes first (default 200). */
   maxEntries?: number;
@@ -32,7 +32,7 @@ export class SearchCache {
     this.maxEntries = options.maxEntries ?? 200;
     if (!(this.ttlMs >= SEARCH_CACHE_MIN_TTL_MS && this.ttlMs <= SEARCH_CACHE_MAX_TTL_MS)) {
       throw new RangeError(
-        `searchCache.ttlMs must be ${SEARCH_CACHE_MIN_TTL_MS} to ${SEARCH_CACHE_MAX_TTL_MS} (spec 8.4); searchCache: false turns it off`,
+        `searchCache.ttlMs must be ${SEARCH_CACHE_MIN_TTL_MS} to ${SEARCH_CACHE_MAX_TTL_MS} (design §5.8); searchCache: false turns it off`,
       );
     }
     if (!(Number.isInteger(this.maxEntries) && this.maxEntries > 0)) {

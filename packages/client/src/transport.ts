@@ -9,9 +9,9 @@ export interface ClientOptions {
   baseUrl?: string;
   /** An `sg_…` API key, sent as `Authorization: Bearer …`. */
   apiKey: string;
-  /** 429 handling (spec 8.4); `false` throws the first 429 at once. */
+  /** 429 handling (design §5.8); `false` throws the first 429 at once. */
   retry?: RetryOptions | false;
-  /** The search cache (spec 8.4: 30 to 60 s); `false` turns it off. */
+  /** The search cache (design §5.8: 30 to 60 s); `false` turns it off. */
   searchCache?: SearchCacheOptions | false;
   /** A fetch implementation (default: the global `fetch`). */
   fetch?: typeof fetch;
@@ -46,7 +46,7 @@ export interface TransportRequest extends JobCapableOptions {
 
 /**
  * The one place HTTP happens: URL building, the key, JSON in and out, errors as
- * SnapgraphError, 429 retries as spec 8.4 says, and the search cache.
+ * SnapgraphError, 429 retries as design §5.8 says, and the search cache.
  */
 export class Transport {
   readonly baseUrl: string;
@@ -120,7 +120,7 @@ export class Transport {
     return (await readBody(await this.fetchAnswer(url, req, 'application/json'))) as T;
   }
 
-  /** Sends the request, waits out 429s as spec 8.4 says, and throws any other error as SnapgraphError. */
+  /** Sends the request, waits out 429s as design §5.8 says, and throws any other error as SnapgraphError. */
   private async fetchAnswer(url: string, req: TransportRequest, accept: string): Promise<Response> {
     const headers: Record<string, string> = {
       accept,
@@ -148,7 +148,7 @@ export class Transport {
       const response = await this.fetchImpl(url, init);
       const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.now());
       if (response.status === 429 && retry < this.retry.maxRetries) {
-        // A refused request consumed nothing (DESIGN 1.5), so even a POST is safe to send again.
+        // A refused request consumed nothing (design §5.4), so even a POST is safe to send again.
         await response.body?.cancel().catch(() => undefined);
         await this.sleep(delayBeforeRetry(retry, retryAfter, this.retry), req.signal);
         continue;

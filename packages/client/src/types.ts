@@ -53,7 +53,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Options of every POST: the call may carry an `Idempotency-Key` (DESIGN 4.7). */
+/** Options of every POST: the call may carry an `Idempotency-Key` (design §3.8). */
 export interface WriteOptions extends CallOptions {
   /**
    * Sent as `Idempotency-Key`: the same key and body within 24 hours answers the first response
@@ -103,7 +103,7 @@ export type BrainPage = ResponseBody<'/v1/brains', 'get'>;
 export type Health = ResponseBody<'/healthz', 'get'>;
 export type Readiness = ResponseBody<'/readyz', 'get'>;
 
-// Export (DESIGN 4.11): the NDJSON file of GET /v1/brains/{id}/export, a line at a time.
+// Export (design §15.1): the NDJSON file of GET /v1/brains/{id}/export, a line at a time.
 /** The first line of an export file. */
 export interface ExportHeader {
   format: 'snapgraph-export';
@@ -125,13 +125,13 @@ export interface ExportEnd {
 }
 export type ExportLine = ExportHeader | ExportRecord | ExportEnd;
 
-// Jobs (DESIGN 4.7).
+// Jobs (design §14).
 export type Job = ResponseBody<'/v1/jobs/{id}', 'get'>['data'];
 export type JobStatus = Job['status'];
 /** The 202 of a call made with `{ async: true }`: the queued job's id and status. */
 export type JobAccepted = ResponseAt<'/v1/crystallize', 'post', 202>['data'];
 
-// Crystallize and captures (DESIGN 4.4).
+// Crystallize and captures (design §11).
 export type CrystallizeRequest = RequestBody<'/v1/crystallize', 'post'>;
 export type CrystallizeResult = ResponseAt<'/v1/crystallize', 'post', 201>;
 export type CrystallizeRun = ResponseBody<'/v1/crystallize/{run_id}', 'get'>['data'];
@@ -139,7 +139,7 @@ export type CaptureListQuery = QueryParams<'/v1/captures', 'get'>;
 export type CapturePage = ResponseBody<'/v1/captures', 'get'>;
 export type Capture = CapturePage['data'][number];
 
-// Specific knowledge (DESIGN 4.6).
+// Specific knowledge (design §13).
 export type KnowledgeIngestRequest = RequestBody<'/v1/specific-knowledge/ingest', 'post'>;
 export type KnowledgeIngestResult = ResponseAt<'/v1/specific-knowledge/ingest', 'post', 201>;
 export type KnowledgeSearchRequest = RequestBody<'/v1/specific-knowledge/search', 'post'>;
@@ -153,7 +153,7 @@ export type KnowledgeSourceWithEntries = ResponseBody<'/v1/specific-knowledge/so
 export type KnowledgeEntry = ResponseBody<'/v1/specific-knowledge/entries/{id}', 'get'>['data'];
 export type KnowledgeEntryUpdate = RequestBody<'/v1/specific-knowledge/entries/{id}', 'put'>;
 
-// Memories (DESIGN 4.5).
+// Memories (design §12).
 export type Memory = ResponseBody<'/v1/memories/{id}', 'get'>['data'];
 export type MemoryType = Memory['memory_type'];
 export type MemoryCreate = RequestBody<'/v1/memories', 'post'>;
@@ -167,11 +167,11 @@ export type MemoryPromoteRequest = RequestBody<'/v1/memories/{id}/promote', 'pos
 /** The memory and the snapshots it became (201 the first time, 200 with the same snapshots after). */
 export type MemoryPromoted = ResponseBody<'/v1/memories/{id}/promote', 'post'>['data'];
 
-// Text ingestion (DESIGN 4.6).
+// Text ingestion (design §13.3).
 export type IngestRequest = RequestBody<'/v1/ingest', 'post'>;
 export type IngestResult = ResponseAt<'/v1/ingest', 'post', 201>;
 
-// Import over HTTP and the jobs list (DESIGN 5.2).
+// Import over HTTP and the jobs list (design §14.3).
 export type JobListQuery = QueryParams<'/v1/jobs', 'get'>;
 export type JobPage = ResponseBody<'/v1/jobs', 'get'>;
 /** The 202 of `brains.import`: the queued job as `jobs.get` shows it, its id also as `job_id`. */

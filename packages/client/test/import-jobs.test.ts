@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { SnapgraphClient, SnapgraphError, type ImportResult } from '../src/index.js';
 import { clientSuite } from './live-server.js';
 
-/** DESIGN 5.2 through the client: brains.import, jobs.list, memories.promote on /promote. */
+/** Design §12.4 through the client: brains.import, jobs.list, memories.promote on /promote. */
 describe('client: import, the jobs list, promote', () => {
   const suite = clientSuite();
 

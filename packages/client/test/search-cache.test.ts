@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { SnapgraphClient } from '../src/index.js';
 import { countingFetch, startLiveServer, type LiveServer, type TestKey } from './live-server.js';
 
-describe('search cache (spec 8.4: 30 to 60 s)', () => {
+describe('search cache (design §5.8: 30 to 60 s)', () => {
   let server: LiveServer;
   let key: TestKey;
   before(async () => {
@@ -90,7 +90,7 @@ describe('search cache (spec 8.4: 30 to 60 s)', () => {
     await off.snapshots.search({ q: 'caching' });
     assert.equal(searches(counter.calls), 3);
 
-    // Spec 8.4: "cached by the client for 30 to 60 seconds".
+    // Design §5.8: "cached by the client for 30 to 60 seconds".
     for (const ttlMs of [120_000, 60_001, 29_999, 1_000, 0]) {
       assert.throws(
         () => new SnapgraphClient({ baseUrl: server.baseUrl, apiKey: key.key, searchCache: { ttlMs } }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The service's enumerations (spec 2.1 and 2.2). The service validates them too; listing them
+// The service's enumerations (design §2.1 and §2.2). The service validates them too; listing them
 // here lets an assistant see the choices in the tool's schema.
 export const SnapshotType = z
   .enum(['Belief', 'Model', 'Rule', 'Conviction', 'Principle'])

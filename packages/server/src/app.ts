@@ -161,7 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Triggers queue embed tasks only while some process has a provider (the flag).
   if (config.llm) {
     domain.llm = createChatProvider(config.llm);
-    // So that /readyz reports a provider that does not answer from the start (DESIGN 4.3).
+    // So that /readyz reports a provider that does not answer from the start (design §10.3).
     await domain.llm.probe();
     if (domain.llm.state === 'unavailable') {
       app.log.warn({ url: config.llm.baseUrl }, 'LLM provider: start-up probe got no answer; /readyz says unavailable');

@@ -40,7 +40,7 @@ export const ConfigSchema = Type.Object({
   EMBEDDINGS_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
   // OpenAI takes at most 2048 inputs in one request.
   EMBEDDINGS_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 2048, default: 64 }),
-  // Vectors at scale (DESIGN 5.4): exact search up to VECTOR_EXACT_MAX vectors a brain, HNSW above.
+  // Vectors at scale (design §20): exact search up to VECTOR_EXACT_MAX vectors a brain, HNSW above.
   VECTOR_INDEX: Type.Enum(['auto', 'exact', 'hnsw'], { default: 'auto' }),
   VECTOR_CACHE_MB: Type.Integer({ minimum: 1, maximum: 1_048_576, default: 512 }),
   VECTOR_EXACT_MAX: Type.Integer({ minimum: 0, default: 20_000 }),
@@ -79,12 +79,12 @@ export interface Config {
   /** Whether this process runs the background worker (auto-linking, embeddings); off for API-only nodes. */
   backgroundWork: boolean;
   /**
-   * Jobs (DESIGN 4.7): how long a running job is its runner's without renewal (the time a job
+   * Jobs (design §14): how long a running job is its runner's without renewal (the time a job
    * of a crashed process waits before another runs it), and how many claims a job gets.
    */
   jobs: { leaseMs: number; maxAttempts: number };
   /**
-   * POST /v1/brains/import (DESIGN 5.2): the largest file taken, and where uploads wait for
+   * POST /v1/brains/import (design §15.3): the largest file taken, and where uploads wait for
    * their job (undefined: a folder of the system's temporary directory named after the database).
    */
   imports: { maxBytes: number; dir: string | undefined };
@@ -98,7 +98,7 @@ export interface Config {
   llm: LlmSettings | undefined;
 }
 
-/** VECTOR_INDEX, VECTOR_CACHE_MB and VECTOR_EXACT_MAX (DESIGN 5.4). */
+/** VECTOR_INDEX, VECTOR_CACHE_MB and VECTOR_EXACT_MAX (design §20). */
 export interface VectorSettings {
   /** `auto`: exact search up to `exactMax` vectors a brain, the HNSW index above. */
   index: 'auto' | 'exact' | 'hnsw';

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 
-/** DATABASE_URL when it is not set: the CLI's and the server's default (DESIGN 2). */
+/** DATABASE_URL when it is not set: the CLI's and the server's default (design §16). */
 export const DEFAULT_DATABASE_URL = './data/snapgraph.db';
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//i.test(url);
 const sqlitePath = (url: string) => url.replace(/^(sqlite|file):(\/\/)?/i, '');
 
 /**
- * The database as a person should read it (DESIGN 5.3): an SQLite file's path as configured,
+ * The database as a person should read it (design §16): an SQLite file's path as configured,
  * or PostgreSQL's host and database — never a password.
  */
 export function databaseLabel(databaseUrl: string): string {

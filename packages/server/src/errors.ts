@@ -20,9 +20,9 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
-  /** An LLM or embeddings provider answered with a refusal or something unusable (DESIGN 4.3). */
+  /** An LLM or embeddings provider answered with a refusal or something unusable (design §10.3). */
   PROVIDER_ERROR: 502,
-  /** An LLM or embeddings provider timed out, could not be reached, or asked us to wait (DESIGN 4.3). */
+  /** An LLM or embeddings provider timed out, could not be reached, or asked us to wait (design §10.3). */
   PROVIDER_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
 } as const;

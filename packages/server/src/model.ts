@@ -68,7 +68,7 @@ export interface Brain {
   id: string;
   account_id: string;
   name: string;
-  /** Whether the service links this brain's snapshots by itself (DESIGN 4.2). */
+  /** Whether the service links this brain's snapshots by itself (design §9). */
   auto_link: boolean;
   created_at: string;
   updated_at: string;
@@ -139,7 +139,7 @@ export interface ListPage<T> extends PageOf<T> {
   nextCursor: string | null;
 }
 
-/** What a crystallize run cost (DESIGN 4.4); token counts are 0 for the built-in extractor. */
+/** What a crystallize run cost (design §11); token counts are 0 for the built-in extractor. */
 export interface RunUsage {
   totalTokensIn: number;
   totalTokensOut: number;
@@ -213,7 +213,7 @@ export const ENTRY_TYPES = [
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 
-/** A book, a video, a document… ingested as knowledge (DESIGN 4.6). */
+/** A book, a video, a document… ingested as knowledge (design §13). */
 export interface KnowledgeSource {
   id: string;
   brain_id: string;
@@ -247,7 +247,7 @@ export interface KnowledgeEntry {
 export const MEMORY_TYPES = ['fact', 'decision', 'insight', 'story', 'framework', 'preference', 'event'] as const;
 export type MemoryType = (typeof MEMORY_TYPES)[number];
 
-/** A lightweight record an agent keeps (DESIGN 4.5): searchable, and promotable into snapshots. */
+/** A lightweight record an agent keeps (design §12.3): searchable, and promotable into snapshots. */
 export interface Memory {
   id: string;
   brain_id: string;

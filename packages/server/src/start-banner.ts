@@ -4,7 +4,7 @@ import { databaseLabel, databaseUrlForCommand, isDefaultDatabase, shellWord } fr
 
 type BannerConfig = Pick<Config, 'host' | 'databaseUrl' | 'llm' | 'embeddings'>;
 
-/** Where everything is (DESIGN 5.3), as the start banner says it. */
+/** Where everything is (design §16), as the start banner says it. */
 export interface StartInfo {
   api: string;
   explorer: string;

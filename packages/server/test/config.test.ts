@@ -118,7 +118,7 @@ describe('settings', () => {
   });
 });
 
-// The embeddings settings (DESIGN 4.3): none by default, defaults when a base URL is set, and a
+// The embeddings settings (design §10.1): none by default, defaults when a base URL is set, and a
 // clear refusal at start for a setting that cannot work.
 describe('config: embeddings', () => {
   it('without EMBEDDINGS_BASE_URL there is no provider', () => {
@@ -186,7 +186,7 @@ describe('config: embeddings', () => {
   });
 });
 
-// The LLM settings (DESIGN 4.3): the same rules as the embeddings provider's.
+// The LLM settings (design §10.1): the same rules as the embeddings provider's.
 describe('config: llm', () => {
   it('without LLM_BASE_URL there is none: the built-in extractor works', () => {
     assert.equal(loadConfig({}).llm, undefined);

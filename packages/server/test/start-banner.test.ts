@@ -5,7 +5,7 @@ import { bannerText, startInfo } from '../src/start-banner.js';
 
 const config = { host: '0.0.0.0', databaseUrl: './data/snapgraph.db', llm: undefined, embeddings: undefined };
 
-describe('start banner (DESIGN 5.3)', () => {
+describe('start banner (design §16)', () => {
   it('names the database without a password, and the LLM and embeddings by model and host', () => {
     const url = 'postgres://snap:s3cret@db.internal:5433/graph';
     assert.equal(databaseLabel(url), 'PostgreSQL database graph on db.internal:5433');

@@ -72,7 +72,7 @@ export interface paths {
         };
         /**
          * Search snapshots: text relevance, influenced by the graph (docs/ranking.md)
-         * @description Results may be cached by the client for 30 to 60 seconds (spec 8.4).
+         * @description Results may be cached by the client for 30 to 60 seconds (design §5.8).
          */
         get: operations["searchSnapshots"];
         put?: never;
@@ -2157,7 +2157,7 @@ export interface components {
          */
         Location: string;
         /**
-         * @description Search results may be kept 30 seconds (spec 8.4: clients may cache them 30 to 60 s)
+         * @description Search results may be kept 30 seconds (design §5.8: clients may cache them 30 to 60 s)
          * @example private, max-age=30
          */
         "Cache-Control": string;

@@ -9,7 +9,7 @@ import type {
   WriteOptions,
 } from '../types.js';
 
-/** `/v1/crystallize`: free text in, snapshots (or captures to review) out (DESIGN 4.4). */
+/** `/v1/crystallize`: free text in, snapshots (or captures to review) out (design §11). */
 export class Crystallize {
   constructor(private readonly http: Transport) {}
 

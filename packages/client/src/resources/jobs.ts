@@ -17,7 +17,7 @@ export type SucceededJob<R> = Omit<Job, 'status' | 'result'> & { status: 'succee
 
 const DEFAULT_POLL_MS = 1_000;
 
-/** `/v1/jobs`: work that runs after its request answered 202 (DESIGN 4.7). */
+/** `/v1/jobs`: work that runs after its request answered 202 (design §14). */
 export class Jobs {
   constructor(private readonly http: Transport) {}
 

@@ -17,7 +17,7 @@ import type {
   WriteOptions,
 } from '../types.js';
 
-/** `/v1/specific-knowledge`: sources (books, courses, documents…), their entries, and search (DESIGN 4.6). */
+/** `/v1/specific-knowledge`: sources (books, courses, documents…), their entries, and search (design §13.2). */
 export class Knowledge {
   constructor(private readonly http: Transport) {}
 

@@ -14,7 +14,7 @@ import type {
   WriteOptions,
 } from '../types.js';
 
-/** `/v1/memories`: facts, decisions, preferences… kept as they were said, and promoted into snapshots (DESIGN 4.5). */
+/** `/v1/memories`: facts, decisions, preferences… kept as they were said, and promoted into snapshots (design §12). */
 export class Memories {
   constructor(private readonly http: Transport) {}
 

@@ -78,7 +78,7 @@ export class Snapshots {
     return items<Snapshot>(this.pages(query, options));
   }
 
-  /** Ranked search (DESIGN 4.1); answers are cached as spec 8.4 allows unless the cache is off. */
+  /** Ranked search (design §8); answers are cached as design §5.8 allows unless the cache is off. */
   search(query: SearchQuery, options: SearchOptions = {}): Promise<SearchPage> {
     const { fresh, ...call } = options;
     return this.http.request({

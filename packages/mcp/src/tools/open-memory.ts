@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { run } from '../answer.js';
 import type { RegisterTool } from './context.js';
 
-/** recall answers excerpts; DESIGN 4.10 wants a tool that opens the full object. */
+/** recall answers excerpts; design §19 wants a tool that opens the full object. */
 export const registerOpenMemory: RegisterTool = ({ server, client }) => {
   server.registerTool(
     'open_memory',

@@ -3,7 +3,7 @@ import { SnapshotType, Unit } from '../vocabulary.js';
 
 const text = (what: string, max = 20_000) => z.string().max(max).nullable().optional().describe(what);
 
-/** The fields an assistant may set on a snapshot (spec 2.1), for create and update alike. */
+/** The fields an assistant may set on a snapshot (design §2.1), for create and update alike. */
 export const snapshotFields = {
   type: SnapshotType.optional(),
   one_liner: text('One-sentence summary (up to 500 characters)', 500),

@@ -4,7 +4,7 @@
  * - Background work (worker.ts, BackgroundWorker): tasks the database queues by itself, in the
  *   transaction of the write that calls for them (triggers), with no one waiting for them:
  *   workHandlers below, one handler per kind of task.
- * - Jobs (job-runner.ts, JobRunner; DESIGN 4.7): work a client asked for with
+ * - Jobs (job-runner.ts, JobRunner; design §14): work a client asked for with
  *   `Prefer: respond-async` and follows at `GET /v1/jobs/:id`, run by the same function the
  *   synchronous route calls: JOB_KINDS below, one function per kind of job.
  *

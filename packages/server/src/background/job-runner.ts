@@ -18,7 +18,7 @@ export interface JobRunnerOptions {
 }
 
 /**
- * Runs queued jobs (DESIGN 4.7), beside the background worker and started with it
+ * Runs queued jobs (design §14), beside the background worker and started with it
  * (BACKGROUND_WORK): claims jobs from the database with a lease, a few at a time, and runs each
  * to its end (domain/jobs/run.ts). Instances share the queue; the lease makes each job one
  * runner's at a time, and a job whose runner died is claimed again when its lease runs out.

@@ -16,7 +16,7 @@ export async function* allBrains(domain: Domain): AsyncIterable<BrainWithCounts>
 }
 
 /**
- * The brain `--brain` names (DESIGN 5.3): by its id, or by its name when one brain has that
+ * The brain `--brain` names (design §16.3): by its id, or by its name when one brain has that
  * name; two or more with the name are an error listing their ids.
  */
 export async function findCliBrain(domain: Domain, idOrName: string): Promise<BrainWithCounts> {

@@ -14,7 +14,7 @@ export async function withDomain<T>(
   options: { migrate: boolean; llm?: boolean; io?: CliIo } = { migrate: true },
 ): Promise<T> {
   const config = loadConfig();
-  // Which database a command wrote to is never a guess (DESIGN 5.3); standard error, so
+  // Which database a command wrote to is never a guess (design §16.3); standard error, so
   // --json output stays what it was.
   (options.io ?? processIo).err(`database: ${databaseLabel(config.databaseUrl)}`);
   const store = await openStore(config.databaseUrl, config.postgres);

@@ -7,7 +7,7 @@ import type { Domain } from './context.js';
 import { pageQuery, pageResult, type PageRequest } from './cursor.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from './validate.js';
 
-// DESIGN 1.2: every text field beyond those it names may hold up to 20,000 characters.
+// Design §3.4: every text field beyond those it names may hold up to 20,000 characters.
 export const EDGE_LABEL_MAX = 20_000;
 export const DEFAULT_EDGE_STRENGTH = 0.5;
 
@@ -134,7 +134,7 @@ export async function updateEdge(domain: Domain, principal: Principal, id: strin
       edge_type: patch.edge_type ?? current.edge_type,
       strength: patch.strength ?? current.strength,
       label: 'label' in patch ? (patch.label ?? null) : current.label,
-      // DESIGN 4.2: the user owns an automatic edge from the moment they edit it.
+      // Design §9.1: the user owns an automatic edge from the moment they edit it.
       origin: 'manual',
       updated_at: nextUpdatedAt(current.updated_at, now),
     };
@@ -147,7 +147,7 @@ export async function updateEdge(domain: Domain, principal: Principal, id: strin
 }
 
 export async function deleteEdge(domain: Domain, principal: Principal, id: string): Promise<void> {
-  // The tombstone keeps the service from making this edge again (DESIGN 4.2).
+  // The tombstone keeps the service from making this edge again (design §9.4).
   const at = isoTime(domain.clock.now());
   if (!(await domain.store.deleteEdge(principal.accountId, id, at))) throw notFound('edge');
 }

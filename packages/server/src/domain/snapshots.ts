@@ -129,7 +129,7 @@ export async function createSnapshot(
 export type NewSnapshotFields = Pick<Snapshot, 'name' | 'core'> & Partial<Omit<Snapshot, 'name' | 'core'>>;
 
 /**
- * A snapshot with every field: those given, the defaults of spec 2.1 for the rest, a new id and
+ * A snapshot with every field: those given, the defaults of design §2.1 for the rest, a new id and
  * the origin (`source_type`, `source_id`). Nothing is checked here: the fields are already valid.
  */
 export function newSnapshot(

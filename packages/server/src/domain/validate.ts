@@ -63,7 +63,7 @@ export function checkReadOnly(
 /**
  * On an update of an object that does not exist, the one read-only field that can still be
  * judged: an `id` other than the path's is wrong whatever is stored, and a 400 answers before
- * a 404 (DESIGN 1.2).
+ * a 404 (design §3.4).
  */
 export function checkIdOfMissing(sent: Record<string, unknown>, pathId: string): void {
   const problems = new Problems();

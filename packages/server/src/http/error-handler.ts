@@ -48,7 +48,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError(code, error.message ?? code.toLowerCase());
 }
 
-/** The documented error body (DESIGN 1.1): the one shape of every error, wherever it is sent. */
+/** The documented error body (design §4.1): the one shape of every error, wherever it is sent. */
 export function errorBody(error: AppError, requestId: string): Record<string, unknown> {
   const body: Record<string, unknown> = {
     error: error.details

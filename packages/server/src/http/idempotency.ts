@@ -32,7 +32,7 @@ declare module 'fastify' {
 }
 
 /**
- * `Idempotency-Key` on every POST, whichever route (DESIGN 4.7): hooks, no code in routes.
+ * `Idempotency-Key` on every POST, whichever route (design §3.8): hooks, no code in routes.
  *
  * Where it sits in the order of checks: authentication and the rate limit come first (a
  * replay counts against the limit like any request), then the body's 413/415/400 — a request

@@ -8,7 +8,7 @@ import { MAX_NESTING, tooDeep } from '../domain/nesting.js';
  * fine, and a POST or PUT without a body fails validation with a clear message instead.
  */
 export function registerJsonBody(app: FastifyInstance): void {
-  // A body too large is a 413 whatever its type (DESIGN 1.1's order: 413 before 415): Fastify
+  // A body too large is a 413 whatever its type (design §3.7's order: 413 before 415): Fastify
   // refuses a type it has no parser for before it reads the length. Checked after the key and
   // the rate limit (onRequest), from Content-Length; a chunked body is measured as it is read.
   // Fastify's own error, so that the error handler words it as it words Fastify's 413.

@@ -43,7 +43,7 @@ function textsFor(limit: number, burst: number): LimitTexts {
 }
 
 /**
- * The rate-limit headers of DESIGN 1.5, plus the IETF draft's `RateLimit-Policy` and
+ * The rate-limit headers of design §5.5, plus the IETF draft's `RateLimit-Policy` and
  * `RateLimit` so clients that follow the coming standard understand us too, as
  * `[name, value, name, value, …]`, for a Fastify reply.
  *

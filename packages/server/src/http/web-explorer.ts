@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * The web explorer (packages/web), served at `/` by the server itself, so that `npm start` and a
- * browser are all it takes (DESIGN 4.8). The API stays under /v1; these routes are public (the
+ * browser are all it takes (design §17). The API stays under /v1; these routes are public (the
  * page holds no data: every call it makes carries the key the user pastes).
  */
 

@@ -21,7 +21,7 @@ export interface Metrics {
 }
 
 /**
- * Prometheus metrics (DESIGN 4.11, METRICS=true), with prom-client: requests by route and
+ * Prometheus metrics (design §15.5, METRICS=true), with prom-client: requests by route and
  * status, their latency, rate-limit refusals by group, the depth of each queue, provider calls
  * by outcome, and the process's own (memory, CPU, event-loop lag). Each app has its own
  * registry, so two apps in one process (tests) never share counts.

@@ -9,7 +9,7 @@ export interface QueueDepth {
 
 /**
  * The queues `snapgraph_queue_depth` reports. Background work is one table with a kind per
- * queue; jobs (DESIGN 4.7) count while queued or running.
+ * queue; jobs (design §14) count while queued or running.
  */
 export const QUEUE_DEPTHS: QueueDepth[] = [
   { queue: 'auto_link', read: (store) => store.work.pending('auto_link') },

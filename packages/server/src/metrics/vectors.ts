@@ -3,7 +3,7 @@ import type { VectorStatus } from '../domain/search/semantic.js';
 
 export type { VectorStatus };
 
-/** Vectors at scale (DESIGN 5.4), zeros without embeddings: the memory they hold under VECTOR_CACHE_MB, the brains held, the index builds. */
+/** Vectors at scale (design §20), zeros without embeddings: the memory they hold under VECTOR_CACHE_MB, the brains held, the index builds. */
 export function vectorMetrics(registry: Registry, status: () => VectorStatus | undefined): void {
   const gauge = (name: string, help: string, read: (s: VectorStatus) => number) =>
     new Gauge({

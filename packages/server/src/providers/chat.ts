@@ -20,7 +20,7 @@ export interface StructuredRequest {
   signal?: AbortSignal | undefined;
 }
 
-/** An OpenAI-compatible chat-completions endpoint that answers in JSON (DESIGN 4.3). */
+/** An OpenAI-compatible chat-completions endpoint that answers in JSON (design §10). */
 export interface ChatProvider {
   readonly model: string;
   /** The model's context window: callers split their input to fit it. */

@@ -11,7 +11,7 @@ export interface Embeddings {
   tokens: number;
 }
 
-/** Turns texts into vectors; any OpenAI-compatible `/embeddings` endpoint (DESIGN 4.3). */
+/** Turns texts into vectors; any OpenAI-compatible `/embeddings` endpoint (design §10). */
 export interface EmbeddingProvider {
   readonly model: string;
   /**

@@ -1,5 +1,5 @@
 /**
- * Outside services that Snapgraph calls (DESIGN 4.3): what the domain, the background queue and
+ * Outside services that Snapgraph calls (design §10): what the domain, the background queue and
  * the HTTP error handler need of them, and nothing of how they are called.
  */
 export type { EmbeddingsSettings, LlmSettings } from '../config.js';

@@ -24,7 +24,7 @@ export interface Limits {
 
 const limits = (perMinute: number, perSecond: number): Limits => ({ perMinute, perSecond });
 
-/** The spec's table for Free and Pro; `snapshots_write` uses the POST /snapshots row. */
+/** The table of design §5.3 for Free and Pro; `snapshots_write` uses the POST /snapshots row. */
 export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, Record<RateLimitGroup, Limits>> = {
   free: {
     snapshots_read: limits(60, 10),
@@ -109,24 +109,24 @@ export function groupOf(method: string, path: string): RateLimitGroup {
     case 'edges':
       return 'edges';
     case 'crystallize':
-      // Reading a run back counts as a read (DESIGN 4.6, last paragraph).
+      // Reading a run back counts as a read (design §5.2).
       return read ? 'snapshots_read' : 'crystallize';
     case 'memories':
       return 'memories';
     case 'ingest':
       return 'knowledge';
     case 'brains':
-      // Importing a brain is knowledge work (DESIGN 5.2); the rest of /brains counts as snapshots.
+      // Importing a brain is knowledge work (design §15.3); the rest of /brains counts as snapshots.
       if (resource[1] === 'import' && !read) return 'knowledge';
       return read ? 'snapshots_read' : 'snapshots_write';
     case 'specific-knowledge':
-      // Sources and entries are read and edited as snapshots are (DESIGN 4.6); the rest
+      // Sources and entries are read and edited as snapshots are (design §13.2); the rest
       // (ingest, search, and any path of the group that has no route yet) is knowledge work.
       if (resource[1] === 'sources' || resource[1] === 'entries') return read ? 'snapshots_read' : 'snapshots_write';
       return 'knowledge';
     case 'snapshots':
       if (resource[1] === 'search' && read) return 'search';
-      // A snapshot's suggested edges count with the edges (DESIGN 4.2).
+      // A snapshot's suggested edges count with the edges (design §9).
       if (resource[2] === 'suggestions') return 'edges';
       return read ? 'snapshots_read' : 'snapshots_write';
     default:

@@ -21,6 +21,6 @@ export interface EdgeStore {
    */
   listEdges(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined>;
   updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
-  /** Deletes the edge and records its tombstone (DESIGN 4.2), atomically. */
+  /** Deletes the edge and records its tombstone (design §9.4), atomically. */
   deleteEdge(accountId: string, id: string, at: string): Promise<boolean>;
 }

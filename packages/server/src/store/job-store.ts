@@ -1,6 +1,6 @@
 /**
- * What the stores keep for long work run as jobs (DESIGN 4.7) and for `Idempotency-Key`
- * (DESIGN 4.7): the `jobs` and `idempotency_keys` tables of migration 5, on both stores.
+ * What the stores keep for long work run as jobs (design §14) and for `Idempotency-Key`
+ * (design §14, §3.8): the `jobs` and `idempotency_keys` tables of migration 5, on both stores.
  */
 
 import type { Page, PageOf } from '../model.js';
@@ -32,7 +32,7 @@ export interface JobRecord {
   updated_at: string;
 }
 
-/** Which of an account's jobs to list (GET /v1/jobs, DESIGN 5.2). */
+/** Which of an account's jobs to list (GET /v1/jobs, design §14.3). */
 export interface JobFilter {
   status?: JobStatus | undefined;
   kind?: string | undefined;
@@ -54,7 +54,7 @@ export interface JobStore {
   unfinished(): Promise<number>;
   /** The account's job, or undefined (another account's job is not found). */
   get(accountId: string, id: string): Promise<JobRecord | undefined>;
-  /** A page of the account's jobs, newest first (DESIGN 1.3), and how many match in all. */
+  /** A page of the account's jobs, newest first (design §3.6), and how many match in all. */
   list(accountId: string, filter: JobFilter, page: Page): Promise<PageOf<JobRecord>>;
   /**
    * Leases up to `limit` jobs to `owner`, oldest first: queued ones, and running ones whose

@@ -24,7 +24,7 @@ export interface CaptureDecision {
 
 /**
  * Everything one crystallize run, capture decision or ingestion writes: stored together or not
- * at all (DESIGN 4.4: "the whole run is one transaction").
+ * at all (design §11: "the whole run is one transaction").
  */
 export interface KnowledgeWrite {
   snapshots?: Snapshot[];
@@ -60,7 +60,7 @@ export interface EntrySearch {
   limit: number;
 }
 
-/** Crystallize runs, captures and specific knowledge (DESIGN 4.4, 4.6), on both stores. */
+/** Crystallize runs, captures and specific knowledge (design §11, §13), on both stores. */
 export interface KnowledgeStore {
   /** One transaction; returns the automatic edges actually made. */
   write(accountId: string, write: KnowledgeWrite): Promise<{ edges: Edge[] }>;

@@ -8,7 +8,7 @@ export interface LinkNeighbourhood {
   tombstoned: { other_id: string; edge_type: EdgeType }[];
 }
 
-/** The writes and reads of automatic linking (DESIGN 4.2). */
+/** The writes and reads of automatic linking (design §9). */
 export interface LinkStore {
   neighbourhood(snapshotId: string): Promise<LinkNeighbourhood>;
   /**

@@ -2,7 +2,7 @@ import { AppError } from '../errors.js';
 import type { Memory, MemoryType, Page, PageOf, Snapshot } from '../model.js';
 import type { ParsedQuery } from './search-store.js';
 
-/** Filters of memory lists and searches (DESIGN 5.1); `since`/`until` are UTC instants, inclusive. */
+/** Filters of memory lists and searches (design §12.3); `since`/`until` are UTC instants, inclusive. */
 export interface MemoryFilters {
   memoryType?: MemoryType | undefined;
   speaker?: string | undefined;
@@ -36,7 +36,7 @@ export interface MemoryPromotion {
   at: string;
 }
 
-/** Memories (DESIGN 4.5) on both stores; every write is one transaction. */
+/** Memories (design §12) on both stores; every write is one transaction. */
 export interface MemoryStore {
   insert(accountId: string, memory: Memory): Promise<void>;
   get(accountId: string, id: string): Promise<Memory | undefined>;
@@ -49,7 +49,7 @@ export interface MemoryStore {
   search(search: MemorySearch): Promise<{ hits: { memory: Memory; relevance: number }[]; total: number }>;
   /**
    * The memories of `ids` in the search's brain (and of its type), each with whether it matches
-   * the query's words: those that memory search brings in by meaning (DESIGN 4.5).
+   * the query's words: those that memory search brings in by meaning (design §12.3).
    */
   among(search: Omit<MemorySearch, 'limit'>, ids: string[]): Promise<{ memory: Memory; matchesText: boolean }[]>;
   /**

@@ -1,5 +1,5 @@
 /**
- * Export and import (DESIGN 4.11) see every table through a small description of it, so that a
+ * Export and import (design §15) see every table through a small description of it, so that a
  * new kind of record (memories, knowledge) needs a description and no new store code.
  */
 

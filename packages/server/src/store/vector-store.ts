@@ -1,4 +1,4 @@
-/** What has vectors: snapshots, and memories (DESIGN 4.3, 4.5). */
+/** What has vectors: snapshots, and memories (design §10, §12). */
 export type VectorKind = 'snapshot' | 'memory';
 
 /** An embedding as stored: float32 little-endian bytes (providers/vectors.ts). */
@@ -29,7 +29,7 @@ export interface MemoryEmbeddingSource {
   tags: string[];
 }
 
-/** Vectors for semantic search, on both stores (DESIGN 4.3). */
+/** Vectors for semantic search, on both stores (design §10). */
 export interface VectorStore {
   /** The snapshots of `ids` that still exist, whatever their account (background work). */
   embeddingSources(ids: string[]): Promise<EmbeddingSource[]>;

@@ -5,7 +5,7 @@ import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js'
 import { ASYNC, JOB_ID, waitForJob } from '../jobs/support.js';
 import { NOTES } from './fixtures.js';
 
-/** DESIGN 4.7: crystallize and knowledge ingestion as jobs, with `Prefer: respond-async`. */
+/** Design §14: crystallize and knowledge ingestion as jobs, with `Prefer: respond-async`. */
 describe('crystallize and ingestion as jobs', () => {
   let llm: FakeOpenAI;
   let api: TestApi;

@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from '../helpers/harness.js';
 import { NOTES } from './fixtures.js';
 
 /**
- * DESIGN 1.5 and 4.6: crystallize and knowledge work have windows of their own (Free: 10 a
+ * Design §5.2 and §13: crystallize and knowledge work have windows of their own (Free: 10 a
  * minute); reading runs, captures and sources counts as a snapshot read, and deciding a capture
  * or editing an entry as a snapshot write.
  */

@@ -241,7 +241,7 @@ describe('PUT /v1/edges/:id', () => {
       });
     }
 
-    it('an empty body {} -> 400 "nothing to update" (DESIGN 1.2)', async () => {
+    it('an empty body {} -> 400 "nothing to update" (design §3.5)', async () => {
       const { key, edge } = await setup();
       const res = await put(key, edge.id, {});
       assertError(res, 400, 'BAD_REQUEST');

@@ -1,4 +1,4 @@
-// Knowledge entries from a document (DESIGN 4.6): definitions, attributed quotes, named lists
+// Knowledge entries from a document (design §13.2): definitions, attributed quotes, named lists
 // as frameworks, protocols and techniques, case studies, principles and concepts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Memories from text (DESIGN 4.5 types, for POST /v1/ingest with extract_memories): one per
+// Memories from text (design §12 types, for POST /v1/ingest with extract_memories): one per
 // statement, a story kept whole, filler dropped, the type read from cue phrases.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

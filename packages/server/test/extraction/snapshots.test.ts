@@ -1,4 +1,4 @@
-// The built-in extractor's snapshots (DESIGN 4.3, 4.4): types from cue phrases, the fields a
+// The built-in extractor's snapshots (design §10.4, §11): types from cue phrases, the fields a
 // text gives (story, method, steps, challenge), grouping by idea, names, tags and no filler.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 // Every authenticated route refuses every kind of bad credential with the same 401, before it
-// looks at the body (spec 5; DESIGN 1.1, 1.2 order of checks, 1.4 keys, 1.6 both prefixes).
+// looks at the body (design §3.2; §4.1, §3.7 order of checks, §2.4 keys, §3.1 both prefixes).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { revokeApiKey } from '../../src/domain/keys.js';
@@ -21,7 +21,7 @@ import {
 
 interface Route {
   method: string;
-  /** The route as the spec names it, for test titles. */
+  /** The route as design §7 names it, for test titles. */
   name: string;
   path: (f: Fixture) => string;
   body?: (f: Fixture) => unknown;
@@ -382,7 +382,7 @@ describe('auth matrix: every authenticated route answers 401 to every bad creden
         });
       }
 
-      // 401 comes before 413, 415 and 400 (DESIGN 1.2), for a missing key and a wrong one alike.
+      // 401 comes before 413, 415 and 400 (design §3.7), for a missing key and a wrong one alike.
       for (const [who, authorization] of [
         ['no key', () => undefined],
         ['an unknown key', () => `Bearer ${unknownKey()}`],

@@ -1,5 +1,5 @@
 // One error body everywhere, the right status for each failure, and the order in which checks
-// answer when several things are wrong (DESIGN 1.1, 1.2; spec 7).
+// answer when several things are wrong (design §4.1, §3.7; §4.3).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { snapshotBody, startTestApi, type ApiResponse, type TestApi, type TestKey } from '../helpers/harness.js';

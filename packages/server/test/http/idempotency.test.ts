@@ -1,4 +1,4 @@
-// Idempotency-Key on every POST (DESIGN 4.7): the same key and body within 24 hours replay the
+// Idempotency-Key on every POST (design §3.8): the same key and body within 24 hours replay the
 // first response without doing the work again; another body is a 409; keys are per account.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

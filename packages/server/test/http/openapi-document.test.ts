@@ -9,7 +9,7 @@ import { startTestApi, snapshotBody, type TestApi, type TestKey } from '../helpe
 import { documentValidator, operationsOf, type DocumentValidator } from '../helpers/openapi.js';
 import { call, roomyKey } from './support.js';
 
-/** The codes of DESIGN 1.1 and the README's error table. */
+/** The codes of design §4.2 and the README's error table. */
 const OUR_CODES = [
   'BAD_REQUEST',
   'INVALID_JSON',
@@ -146,7 +146,7 @@ describe('the OpenAPI document', () => {
       assert.ok(defaults >= 10, `${defaults} parameters with defaults`);
     });
 
-    it('the spec’s list parameters are optional with their defaults and bounds', () => {
+    it('the list parameters of design §5.1 are optional with their defaults and bounds', () => {
       const parameter = (path: string, name: string) =>
         doc.paths[path].get.parameters.find((p: any) => p.name === name && p.in === 'query');
       for (const [path, name, fallback, max] of [
@@ -232,7 +232,7 @@ describe('the OpenAPI document', () => {
       }
     });
 
-    it('the statuses each route can answer, per the spec', () => {
+    it('the statuses each route can answer, per the contract', () => {
       const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses);
       for (const status of ['400', '404', '409', '422']) assert.ok(statuses('/v1/edges', 'post').includes(status));
       assert.ok(statuses('/v1/edges/{id}', 'put').includes('409'));

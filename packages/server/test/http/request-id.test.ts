@@ -1,5 +1,5 @@
 // Every response carries X-Request-Id; error bodies repeat it as request_id; a client's own id is
-// echoed; generated ids never repeat (DESIGN 1.1).
+// echoed; generated ids never repeat (design §3.3).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { snapshotBody, startTestApi, type ApiResponse, type TestApi, type TestKey } from '../helpers/harness.js';

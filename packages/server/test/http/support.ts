@@ -1,4 +1,4 @@
-// Shared pieces of the HTTP integration tests: the error-body contract (DESIGN 1.1), a request
+// Shared pieces of the HTTP integration tests: the error-body contract (design §4.1), a request
 // helper that gives every request its own client address, roomy keys and small fixtures.
 import assert from 'node:assert/strict';
 import { newId } from '../../src/ids.js';
@@ -18,7 +18,7 @@ let addressCounter = 0;
 
 /**
  * Like the harness's `api.request`, but each call comes from a fresh client address: requests
- * without a valid key are rate limited per address (DESIGN 1.5), and these matrices send
+ * without a valid key are rate limited per address (design §5.6), and these matrices send
  * hundreds of them on purpose. Keys made by `roomyKey` keep keyed traffic clear of limits.
  */
 export async function call(api: TestApi, method: string, url: string, options: CallOptions = {}): Promise<ApiResponse> {
@@ -88,7 +88,7 @@ export function jsonOfSize(bytes: number): string {
 const STACK_TRACE = /\n\s+at\s|\bat .+\(.+:\d+:\d+\)|node_modules|\/src\/|\.[cm]?[jt]s:\d+/;
 
 /**
- * The one error body of DESIGN 1.1: `{ error: { code, message, details? }, request_id }` (plus
+ * The one error body of design §4.1: `{ error: { code, message, details? }, request_id }` (plus
  * `retry_after` on a 429 only), with the request id of the `X-Request-Id` header and no stack.
  */
 export function assertErrorBody(response: ApiResponse, status: number, code: string, context = ''): void {

@@ -1,5 +1,5 @@
 // Another account's objects answer exactly like missing ones: 404 NOT_FOUND with the same body,
-// never 403, and nothing the other account sends changes them (DESIGN 1.4, 1.1).
+// never 403, and nothing the other account sends changes them (design §6.2, §4.1).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { snapshotBody, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
@@ -84,7 +84,7 @@ const targetsUnder = (p: string): Target[] => [
     }),
   },
   {
-    // snapshot_id takes precedence over brain_id (spec 4.2), so B's own brain does not rescue it.
+    // snapshot_id takes precedence over brain_id (design §7.2), so B's own brain does not rescue it.
     name: `GET ${p}/edges?snapshot_id=(A's)&brain_id=(B's)`,
     method: 'GET',
     request: (ids, own) => ({ path: `${p}/edges?snapshot_id=${ids.snapshotId}&brain_id=${own.brainId}` }),

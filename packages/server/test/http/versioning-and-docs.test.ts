@@ -1,5 +1,5 @@
 // /v1 and /api/v1 are one API; the OpenAPI document, the docs page and the health checks answer
-// without a key (spec 9; DESIGN 1.6).
+// without a key (design §3.1).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { snapshotBody, startTestApi, type ApiResponse, type TestApi, type TestKey } from '../helpers/harness.js';

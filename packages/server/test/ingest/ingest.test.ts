@@ -1,4 +1,4 @@
-// POST /v1/ingest (DESIGN 4.6): text into snapshots (and, asked for, memories), linked
+// POST /v1/ingest (design §13.3): text into snapshots (and, asked for, memories), linked
 // automatically, all in one transaction; never fetches a url.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

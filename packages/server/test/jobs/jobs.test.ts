@@ -1,4 +1,4 @@
-// Long work as jobs (DESIGN 4.7): Prefer: respond-async → 202 + Location, GET /v1/jobs/:id
+// Long work as jobs (design §14): Prefer: respond-async → 202 + Location, GET /v1/jobs/:id
 // from queued to succeeded or failed, tenancy, validation before queuing, resuming queued
 // jobs, shutdown, and two instances on one database running each job once.
 import assert from 'node:assert/strict';

@@ -6,7 +6,7 @@ import { ASYNC, waitForJob } from './support.js';
 const TEXT =
   'I believe that small consistent habits compound over the years. The rule I follow is to write every morning before email.';
 
-/** GET /v1/jobs (DESIGN 5.2): the caller's jobs, newest first, filtered by status and kind, paged as 1.3. */
+/** GET /v1/jobs (design §14.3): the caller's jobs, newest first, filtered by status and kind, paged as 1.3. */
 describe('GET /v1/jobs', () => {
   let api: TestApi;
   let key: TestKey;

@@ -1,4 +1,4 @@
-// Automatic edges with an LLM provider (DESIGN 4.2): the best candidates the rules find are
+// Automatic edges with an LLM provider (design §9): the best candidates the rules find are
 // classified by the model into any of the six types, with its reason as the label; those it
 // calls unrelated are dropped; without an answer the rules' edges stand. The provider is a fake
 // OpenAI server on loopback that answers the classification as a model would, by the texts.

@@ -1,4 +1,4 @@
-// Memories (DESIGN 4.5): create with every bound, read, list with filters and pages, update and
+// Memories (design §12): create with every bound, read, list with filters and pages, update and
 // delete with the rules of snapshots, through HTTP on the configured store.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The OpenAPI document (DESIGN 1.6) describes every memories route and POST /v1/ingest, with
+// The OpenAPI document (design §3.1) describes every memories route and POST /v1/ingest, with
 // their strict bodies and the memory object.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
-/** DESIGN 5.2: POST /v1/memories/:id/promote is POST /v1/memories/:id/crystallize under the client's name. */
+/** Design §12.4: POST /v1/memories/:id/promote is POST /v1/memories/:id/crystallize under the client's name. */
 describe('POST /v1/memories/:id/promote', () => {
   let api: TestApi;
   let key: TestKey;

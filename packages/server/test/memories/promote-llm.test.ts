@@ -1,4 +1,4 @@
-// Promotion and ingestion with an LLM provider (DESIGN 4.3, 4.5, 4.6): the LLM's insights become
+// Promotion and ingestion with an LLM provider (design §10, §12.4, §13): the LLM's insights become
 // the snapshots; a provider that fails answers 503/502 and nothing is written.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';

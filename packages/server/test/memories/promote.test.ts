@@ -1,4 +1,4 @@
-// POST /v1/memories/:id/crystallize (DESIGN 4.5): a memory promoted into snapshots with
+// POST /v1/memories/:id/crystallize (design §12.4): a memory promoted into snapshots with
 // source_type "memory", promoted_to set, automatic edges made, all in one transaction, and
 // idempotent: promoting again answers 200 with the same snapshots and creates nothing.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// POST /v1/memories/search (DESIGN 4.5): text relevance as snapshot search ranks its text part,
+// POST /v1/memories/search (design §12.3): text relevance as snapshot search ranks its text part,
 // `score` in [0, 1] ordering the results, `similarity` its 4-decimal text, `count` of all matches.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

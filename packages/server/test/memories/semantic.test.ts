@@ -1,4 +1,4 @@
-// Memory search with an embedding provider (DESIGN 4.5: "text, vectors when configured, no
+// Memory search with an embedding provider (design §12.3: "text, vectors when configured, no
 // graph"): a real HTTP server on loopback speaking the OpenAI /embeddings protocol, whose vectors
 // are a hashed bag of words, so texts that share words are near.
 import assert from 'node:assert/strict';

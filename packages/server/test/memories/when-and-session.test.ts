@@ -1,4 +1,4 @@
-// DESIGN 5.1: when a memory happened (occurred_at), which conversation it belongs to
+// Design §12: when a memory happened (occurred_at), which conversation it belongs to
 // (session_id), the list and search filters on them, and the context around a search hit —
 // through HTTP on the configured store.
 import assert from 'node:assert/strict';
@@ -202,7 +202,7 @@ describe('memories: occurred_at, session_id, filters and context', () => {
       const { key: targetKey } = await issueApiKey(target.app.domain, { plan: 'pro', brainId: owner.brainId });
       const read = await target.request('GET', `/v1/memories/${kept.body.data.id}`, { key: targetKey as never });
       assert.deepEqual(read.body.data, kept.body.data);
-      // A file from before DESIGN 5.1 has neither field: occurred_at becomes created_at.
+      // A file from before design §12 has neither field: occurred_at becomes created_at.
       const older = file
         .replace(/,"occurred_at":"[^"]*"/, '')
         .replace(/,"session_id":"moving"/, '')

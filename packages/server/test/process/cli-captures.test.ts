@@ -1,4 +1,4 @@
-// DESIGN 5.3 in the CLI: every command that opens the database names it on standard error
+// Design §16.3 in the CLI: every command that opens the database names it on standard error
 // (--json output unchanged), --brain takes a name, and captures are decided from the terminal.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The first hour of a new user (DESIGN 5.3): the server started on a database that is not the
+// The first hour of a new user (design §16): the server started on a database that is not the
 // CLI's default prints where everything is and the exact command that makes a key for it; that
 // command, run as printed, makes a key this server accepts.
 import assert from 'node:assert/strict';

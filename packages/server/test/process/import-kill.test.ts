@@ -1,4 +1,4 @@
-// POST /v1/brains/import killed with SIGKILL in the middle of writing (DESIGN 5.2): after a
+// POST /v1/brains/import killed with SIGKILL in the middle of writing (design §15.3): after a
 // restart on the same database the job finishes what it began — every record there once, none
 // half-written, no second brain — and the uploaded file is gone.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Jobs across restarts (DESIGN 4.7): a queued job is run by the next start; a job whose process
+// Jobs across restarts (design §14): a queued job is run by the next start; a job whose process
 // was killed (SIGKILL) in the middle is run again once its lease runs out, leaving its output
 // once; past JOB_MAX_ATTEMPTS it fails with a clear error body.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // The embeddings provider against a real OpenAI-compatible HTTP server (the fake), through every
-// way a provider answers: well, late, refusing, broken, or not at all (DESIGN 4.3).
+// way a provider answers: well, late, refusing, broken, or not at all (design §10.3).
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 // A provider's failure as the client sees it: 503 PROVIDER_UNAVAILABLE with the provider's wait
-// (Retry-After, both forms), or 502 PROVIDER_ERROR, through the real error handler (DESIGN 1.1, 4.3).
+// (Retry-After, both forms), or 502 PROVIDER_ERROR, through the real error handler (design §4.1, §10.3).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';

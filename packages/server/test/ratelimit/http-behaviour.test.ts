@@ -1,5 +1,5 @@
-// What a window is and where the limit sits among the other checks (spec 5, 8.2-8.3; DESIGN
-// 1.2 order of checks, 1.5, 1.6): windows per key and per group, shared by every spelling of a
+// What a window is and where the limit sits among the other checks (design §3.2, §5.3-§5.5; design
+// §3.7 order of checks, §5, §3.1): windows per key and per group, shared by every spelling of a
 // route; errors count and carry headers; 429 after 401 and before 413/415/400/404/409/422;
 // enterprise limits and live changes; requests without a valid key limited per address.
 import assert from 'node:assert/strict';
@@ -199,7 +199,7 @@ describe('rate-limit windows and their place among the checks (manual clock)', (
   it('routes that come later (search, crystallize, memories, specific-knowledge) already count in their own groups', async () => {
     freshInstant();
     const key = await freeKey();
-    // The spec's Free rows for the groups with no route yet (8.2), per minute.
+    // The Free rows of design §5.3 for the groups with no route yet, per minute.
     const later: [string, string, string, number][] = [
       ['GET', '/v1/snapshots/search?q=ideas', 'search', 30],
       ['GET', '/api/v1/snapshots/search', 'search', 30],

@@ -1,4 +1,4 @@
-// Spec 8.2-8.3 and DESIGN 1.5 through HTTP, on a manual clock, for every plan and every routed
+// Design §5.3-§5.5 and §5 through HTTP, on a manual clock, for every plan and every routed
 // group: the exact number admitted in one second (the burst) and in one minute (the per-minute
 // limit), every header value request by request, the 429 body, and that waiting exactly
 // Retry-After is enough.

@@ -1,5 +1,5 @@
 // The limiter on the system clock (no manual clock): a burst window really rolls after one
-// second, and a client that sleeps exactly Retry-After is admitted (DESIGN 1.5).
+// second, and a client that sleeps exactly Retry-After is admitted (design §5.5).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi, type TestApi } from '../helpers/harness.js';

@@ -1,4 +1,4 @@
-// Redis going away and coming back (DESIGN 1.5; /readyz): requests keep being served under
+// Redis going away and coming back (design §5.7; /readyz): requests keep being served under
 // per-instance limits, readiness says "degraded" without failing, and once Redis is back the
 // limits are shared again. Uses its own throw-away redis-server so the machine's Redis is
 // never touched; two app instances share one SQLite file and that Redis.

@@ -1,4 +1,4 @@
-// Limits shared through Redis by two real server processes (DESIGN 1.5: "With REDIS_URL set,
+// Limits shared through Redis by two real server processes (design §5.7: "With REDIS_URL set,
 // every instance shares them in Redis, atomically"). Needs the built CLI (`npm run build`) and
 // a Redis at REDIS_URL or redis://127.0.0.1:6379; without Redis the test fails under CI and is
 // skipped, with a notice, elsewhere.

@@ -1,4 +1,4 @@
-// The limiter itself, driven directly with simulated time (DESIGN 1.5): exact rolling windows
+// The limiter itself, driven directly with simulated time (design §5.4): exact rolling windows
 // (never the 69 of a token bucket or the 120 of two fixed windows), a Retry-After that a client
 // can trust, refusals that consume nothing, and memory that follows only the active buckets.
 import assert from 'node:assert/strict';
@@ -25,7 +25,7 @@ function maxInAnyWindow(times: number[], width: number): number {
 const countIn = (times: number[], from: number, to: number) => times.filter((t) => t >= from && t < to).length;
 
 /**
- * An obviously-correct model of DESIGN 1.5: a request at `now` is admitted iff fewer than
+ * An obviously-correct model of design §5.4: a request at `now` is admitted iff fewer than
  * perMinute admissions lie in (now - 60 s, now] and fewer than perSecond in (now - 1 s, now].
  */
 class ReferenceWindow {

@@ -1,4 +1,4 @@
-// Shared pieces of the rate-limit tests: the spec's limit table (written out here, not imported
+// Shared pieces of the rate-limit tests: the limit table of design §5.3 (written out here, not imported
 // from src/, so that a wrong table in src/ is caught), the routes of every group, header and
 // 429-body assertions, a seeded PRNG and the Redis plumbing (reachability, own redis-server).
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ export interface Limits {
 export type Group = 'snapshots_read' | 'snapshots_write' | 'edges';
 export const GROUPS: Group[] = ['snapshots_read', 'snapshots_write', 'edges'];
 
-/** Spec 8.2 (Free, Pro) with DESIGN 1.5: snapshots_write uses the POST /snapshots row. */
+/** Design §5.3 (Free, Pro): snapshots_write uses the POST /snapshots row. */
 export const SPEC_LIMITS: Record<'free' | 'pro', Record<Group, Limits>> = {
   free: {
     snapshots_read: { perMinute: 60, perSecond: 10 },
@@ -64,7 +64,7 @@ export interface Fixture {
 export interface RouteCase {
   group: Group;
   method: string;
-  /** The route as DESIGN 1.5 names it, for titles. */
+  /** The route as design §5.2 names it, for titles. */
   name: string;
   path(f: Fixture, prefix: string): string;
   body?(f: Fixture): unknown;
@@ -183,7 +183,7 @@ export interface ExpectedHeaders {
   resetAtMs?: number;
 }
 
-/** DESIGN 1.5 / spec 8.3 headers, plus the IETF draft pair, checked against exact expectations. */
+/** Design §5.5 headers, plus the IETF draft pair, checked against exact expectations. */
 export function assertRateLimitHeaders(res: ApiResponse, expected: ExpectedHeaders, context = ''): void {
   const where = `${context} (status ${res.status})`;
   assert.equal(integerHeader(res, 'X-RateLimit-Limit'), expected.limit, `X-RateLimit-Limit ${where}`);
@@ -198,7 +198,7 @@ export function assertRateLimitHeaders(res: ApiResponse, expected: ExpectedHeade
   assert.match(current, new RegExp(`r=${expected.remaining};t=\\d+`), `RateLimit ${where}: ${current}`);
 }
 
-/** The 429 of DESIGN 1.1/1.5: code, retry_after twice, Retry-After equal, whole seconds >= 1, Remaining 0. */
+/** The 429 of design §4.1/§5.5: code, retry_after twice, Retry-After equal, whole seconds >= 1, Remaining 0. */
 export function assertRateLimited(res: ApiResponse, expectedRetryAfter?: number, context = ''): number {
   assert.equal(res.status, 429, `${context}: expected 429, got ${res.status} ${JSON.stringify(res.body)}`);
   const body = res.body;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
-/** DESIGN 1.5 and 4.2: search has its own window; a snapshot's suggestions count with the edges. */
+/** Design §5.2 and §9.2: search has its own window; a snapshot's suggestions count with the edges. */
 describe('rate-limit groups of search and suggestions', () => {
   let api: TestApi;
   let key: TestKey;
@@ -40,7 +40,7 @@ describe('rate-limit groups of search and suggestions', () => {
   });
 });
 
-/** DESIGN 1.5, 4.5, 4.6: every memories route counts in `memories`; POST /v1/ingest in `knowledge`. */
+/** Design §5.2, §12, §13.3: every memories route counts in `memories`; POST /v1/ingest in `knowledge`. */
 describe('rate-limit groups of memories and ingestion', () => {
   let api: TestApi;
   before(async () => {

@@ -1,4 +1,4 @@
-// DESIGN 5.1: in every search (snapshots, memories, knowledge) a result that matches a query
+// Design §8.5: in every search (snapshots, memories, knowledge) a result that matches a query
 // word scores at least 0.01. A word most of a small brain holds has almost no weight in BM25
 // (FTS5 floors its IDF at 1e-6), so next to a rare word's match its matches used to show 0.0000.
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@ import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js'
 
 /**
  * GET /v1/snapshots/search through HTTP: its parameters, its body, and the ordering properties
- * any correct graph-influenced ranking must have (DESIGN 4.1). Each property is checked against
+ * any correct graph-influenced ranking must have (design §8.3). Each property is checked against
  * a twin snapshot that differs only in the one thing tested.
  */
 describe('GET /v1/snapshots/search', () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { ApiResponse, TestApi, TestKey } from '../helpers/harness.js';
 
-/** ISO 8601 UTC with milliseconds, as spec 2.1 requires for created_at/updated_at. */
+/** ISO 8601 UTC with milliseconds, as design §2.1 requires for created_at/updated_at. */
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** `snap_` followed by a URL-safe part long enough to hold a time prefix and >= 80 random bits. */
@@ -11,7 +11,7 @@ export const BRAIN_ID = /^brain_[A-Za-z0-9_-]+$/;
 
 export const SNAPSHOT_TYPES = ['Belief', 'Model', 'Rule', 'Conviction', 'Principle'] as const;
 
-/** The optional free-text fields of spec 2.1 (one_liner has its own, smaller limit). */
+/** The optional free-text fields of design §2.1 (one_liner has its own, smaller limit). */
 export const TEXT_FIELDS = [
   'one_liner',
   'story',
@@ -28,7 +28,7 @@ export const TEXT_FIELDS = [
 ] as const;
 export const LONG_TEXT_FIELDS = TEXT_FIELDS.filter((field) => field !== 'one_liner');
 
-/** Every field a snapshot object carries (spec 2.1, both tables), and nothing else. */
+/** Every field a snapshot object carries (design §2.1, both tables), and nothing else. */
 export const SNAPSHOT_FIELDS = [
   'id',
   'brain_id',
@@ -129,7 +129,7 @@ export async function createBrain(api: TestApi, key: TestKey, name = 'Second bra
 }
 
 /**
- * Asserts the error body of DESIGN 1.1: exactly `{error: {code, message[, details]}, request_id}`,
+ * Asserts the error body of design §4.1: exactly `{error: {code, message[, details]}, request_id}`,
  * with the request id also in the X-Request-Id header. With `field`, asserts the validation
  * details: `field`/`reason` name the first problem and `errors` lists them all.
  */

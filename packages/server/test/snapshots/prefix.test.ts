@@ -1,4 +1,4 @@
-// /api/v1 serves the snapshot routes exactly as /v1 does (DESIGN 1.6), and both require a key.
+// /api/v1 serves the snapshot routes exactly as /v1 does (design §3.1), and both require a key.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';

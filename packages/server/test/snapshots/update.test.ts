@@ -284,7 +284,7 @@ describe('PUT /v1/snapshots/:id: rejected updates change nothing', () => {
     await assertUnchanged();
   });
 
-  it('an empty body {} is 400 "nothing to update" (DESIGN 1.2)', async () => {
+  it('an empty body {} is 400 "nothing to update" (design §3.5)', async () => {
     const res = await api.request('PUT', `/v1/snapshots/${original.id}`, { key, body: {} });
     assertError(res, 400, 'BAD_REQUEST');
     assert.match(res.body.error.message, /nothing to update/);

@@ -1,4 +1,4 @@
-// POST /v1/snapshots validation (DESIGN 1.2): one table row per rule, boundaries on both sides,
+// POST /v1/snapshots validation (design §3.4): one table row per rule, boundaries on both sides,
 // normalisation (trimming, tag clean-up) and the body-level errors (415, 400 INVALID_JSON, 413).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -329,7 +329,7 @@ describe('POST /v1/snapshots: the request body itself', () => {
   });
 });
 
-describe('POST/PUT /v1/snapshots: when several things are wrong, the first in DESIGN order answers', () => {
+describe('POST/PUT /v1/snapshots: when several things are wrong, the first in the order of design §3.7 answers', () => {
   let api: TestApi;
   let key: TestKey;
   let other: TestKey;

@@ -10,7 +10,7 @@ import { exportText, fillBrain, parseLines } from './support.js';
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
 
-describe('POST /v1/brains/import (DESIGN 5.2)', () => {
+describe('POST /v1/brains/import (design §15.3)', () => {
   let source: TestApi;
   let target: TestApi;
   let owner: TestKey;

@@ -6,7 +6,7 @@ import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../hel
 import { ConfigError, loadConfig, type VectorSettings } from '../../src/config.js';
 
 /**
- * Vectors at scale (DESIGN 5.4) on the running app, with a fake OpenAI embeddings server whose
+ * Vectors at scale (design §20) on the running app, with a fake OpenAI embeddings server whose
  * vectors are a hashed bag of words (texts sharing words are near): the threshold between exact
  * and approximate (HNSW) search, writes of another process, brains kept apart, and the budget.
  */

@@ -14,7 +14,7 @@ const USAGE =
 const LIST_LIMIT = 100;
 
 /**
- * `snapgraph captures` (DESIGN 5.3): what `crystallize --review` left to decide, decided from
+ * `snapgraph captures` (design §16.3): what `crystallize --review` left to decide, decided from
  * the terminal as `GET /v1/captures` and `POST /v1/captures/:id/accept|reject` do.
  */
 export async function capturesCommand(args: string[], io: CliIo): Promise<void> {

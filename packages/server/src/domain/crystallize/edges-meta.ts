@@ -3,7 +3,7 @@ import { LINK_RULES } from '../linking/index.js';
 /**
  * Why a crystallize run made no automatic edge, in the words its `meta.noEdgeReason` gives, or
  * undefined when it made some. A run links its new snapshots to each other and to the brain
- * (DESIGN 4.2) by the published rules (docs/auto-edges.md), so a text can truly yield none.
+ * (design §9) by the published rules (docs/auto-edges.md), so a text can truly yield none.
  */
 export function noEdgeReason(run: {
   review?: boolean;

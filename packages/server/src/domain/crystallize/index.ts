@@ -27,7 +27,7 @@ import { dropKnown, dropPending } from './synthesize.js';
 export { cleanProposal, clip, type RawProposal } from './proposal.js';
 export { dropKnown, mergeNearDuplicates } from './synthesize.js';
 
-/** POST /v1/crystallize (DESIGN 4.4), after schema validation. */
+/** POST /v1/crystallize (design §11), after schema validation. */
 export interface CrystallizeInput {
   text: string;
   source_type?: string | undefined;

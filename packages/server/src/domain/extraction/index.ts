@@ -1,5 +1,5 @@
 /**
- * The built-in extractor (DESIGN 4.3, last bullet): deterministic, offline, English. It turns
+ * The built-in extractor (design §10.4): deterministic, offline, English. It turns
  * free text into snapshots (crystallize), knowledge entries (specific-knowledge ingestion) and
  * memories (ingestion with `extract_memories`) when no LLM is configured, and cuts long text
  * into chunks for an LLM's context. Pure functions: no I/O, no store. The rules are published

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` (DESIGN 4.7): a client's name for one request, so that sending it again —
+ * `Idempotency-Key` (design §3.8): a client's name for one request, so that sending it again —
  * after a timeout, a dropped connection — returns the first response instead of doing the work
  * twice. Keys are scoped to the caller's account and kept 24 hours. The HTTP side (which
  * requests, which responses, the replay) is http/idempotency.ts; this is what is kept and when.

@@ -20,7 +20,7 @@ import type { ExtractedMemory } from '../extraction/index.js';
 
 /** The most text one ingestion takes (characters); the body limit of the route allows it. */
 export const INGEST_CONTENT_MAX = 1_000_000;
-/** Less than this after trimming is not worth extracting from (DESIGN 4.6). */
+/** Less than this after trimming is not worth extracting from (design §13). */
 export const INGEST_CONTENT_MIN = 20;
 export const INGEST_TITLE_MAX = 500;
 
@@ -46,7 +46,7 @@ export interface IngestResult {
 }
 
 /**
- * POST /v1/ingest (DESIGN 4.6): text in, snapshots out (source_type the body's, source_id the
+ * POST /v1/ingest (design §13.3): text in, snapshots out (source_type the body's, source_id the
  * ingestion's `ing_` id), and with `extract_memories` the memories the text holds; linked
  * automatically unless `auto_link` is false, and all written in one transaction. The text comes
  * in the request, whatever its source type: the service never fetches a url.

@@ -1,5 +1,5 @@
 /**
- * Long work as jobs (DESIGN 4.7): work a route would do synchronously, queued in the database
+ * Long work as jobs (design §14): work a route would do synchronously, queued in the database
  * and run later by a runner of any instance, its outcome kept for `GET /v1/jobs/:id`.
  *
  * How a route offers its work as a job:

@@ -15,7 +15,7 @@ export interface JobInput {
   request_id: string;
 }
 
-/** A job as `GET /v1/jobs/:id` shows it (DESIGN 4.7). */
+/** A job as `GET /v1/jobs/:id` shows it (design §14). */
 export interface JobView {
   id: string;
   kind: string;
@@ -72,7 +72,7 @@ export async function getJob(domain: Domain, principal: Principal, id: string): 
   return jobView(job);
 }
 
-/** The caller's jobs, newest first, optionally of one status or kind (DESIGN 5.2). */
+/** The caller's jobs, newest first, optionally of one status or kind (design §15.3). */
 export async function listJobs(
   domain: Domain,
   principal: Principal,

@@ -90,7 +90,7 @@ export function checkIngestable(domain: Domain, input: Pick<KnowledgeIngestInput
 }
 
 /**
- * POST /v1/specific-knowledge/ingest (DESIGN 4.6): a source's entries, and snapshots made from
+ * POST /v1/specific-knowledge/ingest (design §13.1): a source's entries, and snapshots made from
  * them (those the brain does not already hold), linked automatically; all in one transaction.
  * The service never fetches anything: without content, only an LLM can work, from the title.
  */

@@ -5,7 +5,7 @@ import type { Proposal } from './proposal.js';
 
 /**
  * With an LLM provider, the best candidates the rules found are classified into any of the six
- * edge types, with the reason as the label (DESIGN 4.2): the rules know that two snapshots are
+ * edge types, with the reason as the label (design §9): the rules know that two snapshots are
  * related and how strongly; the model says how — one supports, contradicts or was caused by the
  * other — or that they are not related after all. One call per snapshot, for its best
  * CLASSIFIED candidates; the strength stays the rules' score. A candidate the model leaves out

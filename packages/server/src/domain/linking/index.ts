@@ -15,7 +15,7 @@ export type { Proposal } from './proposals.js';
 export { wordCosine, wordSet } from './resemblance.js';
 
 /**
- * Automatic edges (DESIGN 4.2), the one entry point for everything that links: the background
+ * Automatic edges (design §9), the one entry point for everything that links: the background
  * worker for auto_link brains, crystallize, memory promotion and ingestion. Makes the
  * automatic edges of each snapshot: never a duplicate of an edge that exists (any origin or
  * direction), never one the user deleted. Idempotent: linking again makes nothing new.
@@ -105,7 +105,7 @@ export async function suggestLinks(
 ): Promise<{ data: Proposal[]; count: number }> {
   const snapshot = await domain.store.getSnapshot(principal.accountId, snapshotId);
   if (!snapshot) throw notFound('snapshot');
-  // Every suggestion is judged anyway (a few dozen candidates): `count` is all of them (DESIGN 1.3).
+  // Every suggestion is judged anyway (a few dozen candidates): `count` is all of them (design §3.6).
   const all = await proposeLinks(domain, snapshot, {
     minScore: LINK_RULES.suggestMinScore,
     limit: Number.POSITIVE_INFINITY,

@@ -1,5 +1,5 @@
 /**
- * The detection rules of automatic edges without an LLM (DESIGN 4.2), published in
+ * The detection rules of automatic edges without an LLM (design §9), published in
  * docs/auto-edges.md. Candidates are the brain's best text matches for a snapshot's own words;
  * each gets a score in [0, 1]:
  * - text: the cosine of the two snapshots' sets of distinctive words (name, one_liner, tags,

@@ -21,7 +21,7 @@ export interface MemoryFields {
   source_emotion: string | null;
   emotional_valence: number | null;
   emotional_intensity: number | null;
-  /** When the remembered thing happened: ISO 8601 with `Z` or an offset (DESIGN 5.1). */
+  /** When the remembered thing happened: ISO 8601 with `Z` or an offset (design §12). */
   occurred_at: string;
   /** The conversation, meeting or episode it belongs to. */
   session_id: string | null;

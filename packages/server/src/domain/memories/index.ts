@@ -58,7 +58,7 @@ export interface MemoryListQuery extends PageRequest {
   until?: string | undefined;
 }
 
-/** GET /v1/memories: newest first, `count` of all matches (DESIGN 1.3). */
+/** GET /v1/memories: newest first, `count` of all matches (design §3.6). */
 export async function listMemories(
   domain: Domain,
   principal: Principal,
@@ -79,7 +79,7 @@ export async function listMemories(
   return { ...pageResult(found.rows, query.limit), total: found.total };
 }
 
-/** PUT /v1/memories/:id, with the rules of snapshot updates (DESIGN 1.2). */
+/** PUT /v1/memories/:id, with the rules of snapshot updates (design §3.5). */
 export async function updateMemory(
   domain: Domain,
   principal: Principal,

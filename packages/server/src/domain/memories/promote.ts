@@ -30,7 +30,7 @@ const NAME_WORDS = 8;
 const ATTEMPTS = 3;
 
 /**
- * POST /v1/memories/:id/crystallize (DESIGN 4.5): the memory's insights become snapshots
+ * POST /v1/memories/:id/crystallize (design §12.4): the memory's insights become snapshots
  * (source_type "memory", source_id the memory), linked to each other and to the brain unless
  * `auto_link` is false, and the memory's `promoted_to` names the first — all in one
  * transaction. A memory already promoted answers with the snapshots made then, creating nothing;

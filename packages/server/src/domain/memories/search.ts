@@ -17,7 +17,7 @@ export interface MemorySearchInput {
   session_id?: string | undefined;
   since?: string | undefined;
   until?: string | undefined;
-  /** 0–5: the memories around each result in its session (DESIGN 5.1). */
+  /** 0–5: the memories around each result in its session (design §12). */
   context?: number | undefined;
   limit: number;
 }
@@ -25,7 +25,7 @@ export interface MemorySearchInput {
 type Scored = Memory & { score: number; similarity: string };
 
 /**
- * POST /v1/memories/search (DESIGN 4.5), ranked as snapshot search ranks without its graph:
+ * POST /v1/memories/search (design §12.3), ranked as snapshot search ranks without its graph:
  * full-text relevance (tags above content), the best match RANKING.textCeiling and the others in
  * proportion; with an embedding provider, meaning fused in (baseScore) and the memories nearest
  * in meaning brought in though they share no word. `similarity` is the score as text with 4
@@ -91,7 +91,7 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
 }
 
 /**
- * With `context: n` (DESIGN 5.1) each result carries the up to n memories just before and just
+ * With `context: n` (design §12) each result carries the up to n memories just before and just
  * after it in its session, by occurred_at; a memory without a session has none around it.
  */
 async function withContext<T extends Memory>(domain: Domain, brainId: string, results: T[], n: number | undefined) {

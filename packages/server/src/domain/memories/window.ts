@@ -8,7 +8,7 @@ export interface OccurredWindow {
 }
 
 /**
- * Reads `since` and `until` (both inclusive, on occurred_at; DESIGN 5.1). Each must name an
+ * Reads `since` and `until` (both inclusive, on occurred_at; design §12). Each must name an
  * instant; a window that ends before it starts simply matches nothing.
  */
 export function occurredWindow(input: { since?: string | undefined; until?: string | undefined }): OccurredWindow {

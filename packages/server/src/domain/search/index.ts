@@ -43,7 +43,7 @@ export interface Explanation {
   semantic: number | null;
   graph: number | null;
   edges: Influence[];
-  /** How the nearest by meaning were found (DESIGN 5.4); `exact` without vectors too. */
+  /** How the nearest by meaning were found (design §20); `exact` without vectors too. */
   vector_index: 'exact' | 'hnsw';
   note?: string;
 }
@@ -71,7 +71,7 @@ interface Candidate {
   base: number;
   graph: GraphPart | undefined;
   score: number;
-  /** Whether it matches a query word (it then shows at least SCORE_FLOOR, DESIGN 5.1). */
+  /** Whether it matches a query word (it then shows at least SCORE_FLOOR, design §12). */
   matchesText: boolean;
   /** The newer version this one was put just below (evolved_from). */
   superseded?: string;
@@ -82,7 +82,7 @@ interface Candidate {
 const CONTRADICTIONS_SHOWN = 3;
 
 /**
- * GET /v1/snapshots/search (DESIGN 4.1): text relevance, then the graph. The best text matches
+ * GET /v1/snapshots/search (design §8): text relevance, then the graph. The best text matches
  * are the seeds; their edges carry influence to the snapshots at the other ends (ranking.ts);
  * a snapshot that matches no word enters when its graph part is strong enough. With
  * `graph: false`, the same text matches are ranked by text alone.

@@ -11,7 +11,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const words = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
 
 /**
- * Parses a query. Stop words match nothing (DESIGN 4.1), so a query of stop words alone
+ * Parses a query. Stop words match nothing (design §8.1), so a query of stop words alone
  * parses to nothing, and the search finds nothing rather than failing.
  */
 export function parseQuery(q: string): ParsedQuery {

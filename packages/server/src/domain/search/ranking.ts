@@ -147,7 +147,7 @@ export function baseScore(text: number, semantic: number | undefined): number {
 }
 
 /**
- * The least score a result that matches a query word shows (DESIGN 5.1): relevance relative to
+ * The least score a result that matches a query word shows (design §12): relevance relative to
  * the best match can be tiny (a word most of a small brain holds, against a rare one), and a
  * real match must not read 0.0000 beside noise. Only the shown score is raised: the order is
  * the unraised one's, so weak matches keep their places among themselves.

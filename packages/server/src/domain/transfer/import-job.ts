@@ -5,7 +5,7 @@ import { AppError, type ErrorDetails } from '../../errors.js';
 import type { ImportSource } from './import.js';
 import { importFile, ImportRejected, importSource } from './index.js';
 
-/** What an import job keeps of its request (DESIGN 5.2). */
+/** What an import job keeps of its request (design §15.3). */
 export interface ImportJobInput {
   /** The uploaded file, removed when the job ends. */
   file: string;
@@ -16,7 +16,7 @@ export interface ImportJobInput {
   fresh_brain_id: string;
 }
 
-/** How many bad lines a failed import names (DESIGN 5.2). */
+/** How many bad lines a failed import names (design §15.3). */
 const LINES_NAMED = 100;
 
 /**

@@ -37,7 +37,7 @@ export interface ImportOptions {
   /**
    * With `accountId` (an import job): the brain the file's brain becomes when any of its ids is
    * taken. Drawn once per job, so that the job resumed after a crash finds its rows, while
-   * another job of the same file makes a brain of its own (DESIGN 5.2).
+   * another job of the same file makes a brain of its own (design §15.3).
    */
   freshBrainId?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
@@ -72,7 +72,7 @@ export class ImportRejected extends AppError {
 const sectionOf = new Map<string, Section>(SECTIONS.map((section) => [section.kind, section]));
 
 /**
- * Imports an export file (DESIGN 4.11): checks every line first (ImportRejected lists the bad
+ * Imports an export file (design §15.2): checks every line first (ImportRejected lists the bad
  * ones, and nothing is written), then writes the records in batches, each batch in one
  * transaction with the checkpoint of how far it got. Rows that already exist are left as they
  * are, so running the import again changes nothing, and one killed at any moment resumes where

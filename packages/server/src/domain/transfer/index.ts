@@ -1,5 +1,5 @@
 /**
- * Data in and out (DESIGN 4.11): a brain exported as NDJSON or GraphML, streamed with flat
+ * Data in and out (design §15): a brain exported as NDJSON or GraphML, streamed with flat
  * memory, and imported back — checked first, written in resumable, idempotent batches.
  */
 import { statSync } from 'node:fs';

@@ -6,7 +6,7 @@ export interface ImportTarget {
   accountId: string;
   /** Whether the file's brain is created (ids kept) or the records join an existing brain. */
   keepIds: boolean;
-  /** The file's brain is created under a new id (any of the file's ids was taken): DESIGN 5.2. */
+  /** The file's brain is created under a new id (any of the file's ids was taken): design §15.3. */
   createsBrain?: boolean;
   /** The id a record's id becomes in the target (itself when ids are kept). */
   mapId(id: string): string;

@@ -16,7 +16,7 @@ export interface PlannedImport extends ImportTarget {
 }
 
 /**
- * Where a checked file's records go, and under which ids (DESIGN 5.2, 4.11):
+ * Where a checked file's records go, and under which ids (design §15.3, §15):
  * - into an existing brain (`intoBrainId`, the CLI's --brain): new ids derived from that brain;
  * - otherwise into a new brain of the account: the file's own ids when every one of them is
  *   free on this server, or new ids for all of them (the brain's too) when any is taken, in any
@@ -56,8 +56,7 @@ export async function planImport(
     mapId: (id) => id,
     runId: runIdOf(file.brainId, 'kept'),
   };
-  const mintedBrainId =
-    options.freshBrainId ?? remappedId(file.brainId, `import\0${accountId}\0${file.fingerprint}`);
+  const mintedBrainId = options.freshBrainId ?? remappedId(file.brainId, `import\0${accountId}\0${file.fingerprint}`);
   const minted: PlannedImport = {
     brainId: mintedBrainId,
     accountId,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Domain } from '../../domain/context.js';
 
-/** The two export formats an import takes, by their media types (DESIGN 5.2). */
+/** The two export formats an import takes, by their media types (design §15.3). */
 export const IMPORT_MEDIA_TYPES = { 'application/x-ndjson': 'jsonl', 'application/graphml+xml': 'graphml' } as const;
 export type ImportFormat = (typeof IMPORT_MEDIA_TYPES)[keyof typeof IMPORT_MEDIA_TYPES];
 

@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { IMPORT_MEDIA_TYPES, partName, uploadName, type ImportFormat } from './import-files.js';
 
-/** An export file received: on disk, never in memory (DESIGN 5.2). */
+/** An export file received: on disk, never in memory (design §15.3). */
 export interface UploadedFile {
   path: string;
   format: ImportFormat;

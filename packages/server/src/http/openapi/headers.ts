@@ -59,7 +59,7 @@ export const HEADER_COMPONENTS = {
     example: '/v1/snapshots/snap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7',
   },
   'Cache-Control': {
-    description: 'Search results may be kept 30 seconds (spec 8.4: clients may cache them 30 to 60 s)',
+    description: 'Search results may be kept 30 seconds (design §5.8: clients may cache them 30 to 60 s)',
     schema: text,
     example: 'private, max-age=30',
   },

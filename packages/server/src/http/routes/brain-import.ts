@@ -24,7 +24,7 @@ const wrongType = () =>
   );
 
 /**
- * POST /v1/brains/import (DESIGN 5.2): an export file, streamed to disk as it arrives, imported
+ * POST /v1/brains/import (design §15.3): an export file, streamed to disk as it arrives, imported
  * by a job into the caller's account. The request is answered once the file is whole: 202 with
  * the job and its Location.
  */

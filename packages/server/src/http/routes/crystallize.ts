@@ -20,7 +20,7 @@ import { SnapshotDeleted, SnapshotEnvelope } from '../schemas/snapshot.js';
 const tags = ['crystallize'];
 const CaptureParams = IdParamsOf('capture', 'cap_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 
-/** Text into snapshots (DESIGN 4.4): runs, and the captures of review runs. */
+/** Text into snapshots (design §11): runs, and the captures of review runs. */
 export const crystallizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/crystallize',

@@ -40,7 +40,7 @@ const EXPORT_FILE = {
 } as unknown as TSchema;
 
 /**
- * GET /v1/brains/:id/export (DESIGN 4.11): the brain's export file, streamed as it is read, so a
+ * GET /v1/brains/:id/export (design §15.1): the brain's export file, streamed as it is read, so a
  * brain of any size costs the server the same memory. Counts as a read of brains.
  */
 export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -5,7 +5,7 @@ import { IngestBody, IngestEnvelope } from '../schemas/ingest.js';
 import { JobAcceptedEnvelope } from '../schemas/job.js';
 import { created, responses } from '../schemas/responses.js';
 
-/** POST /v1/ingest (DESIGN 4.6): text into snapshots, and optionally memories, in one transaction. */
+/** POST /v1/ingest (design §13.3): text into snapshots, and optionally memories, in one transaction. */
 export const ingestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/ingest',

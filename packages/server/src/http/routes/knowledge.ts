@@ -32,7 +32,7 @@ const tags = ['knowledge'];
 const SourceParams = IdParamsOf('knowledge source', 'src_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 const EntryParams = IdParamsOf('knowledge entry', 'ske_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 
-/** Specific knowledge (DESIGN 4.6): sources, their entries, and snapshots made from them. */
+/** Specific knowledge (design §13.2): sources, their entries, and snapshots made from them. */
 export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/specific-knowledge/ingest',

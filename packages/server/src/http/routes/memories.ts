@@ -28,7 +28,7 @@ import { SnapshotDeleted } from '../schemas/snapshot.js';
 const tags = ['memories'];
 const IdParams = IdParamsOf('memory', 'mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
 
-/** Memories (DESIGN 4.5): kept as they happen, searched, promoted into snapshots when they matter. */
+/** Memories (design §12.3): kept as they happen, searched, promoted into snapshots when they matter. */
 export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const createSchema = {
     tags,
@@ -129,7 +129,7 @@ export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // `/promote` is the name the client and the MCP server use (DESIGN 5.2): the same operation.
+  // `/promote` is the name the client and the MCP server use (design §12.4): the same operation.
   for (const [path, operationId] of [
     ['/memories/:id/crystallize', 'promoteMemory'],
     ['/memories/:id/promote', 'promoteMemoryAlias'],

@@ -70,14 +70,14 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         operationId: 'searchSnapshots',
         summary: 'Search snapshots: text relevance, influenced by the graph (docs/ranking.md)',
-        description: 'Results may be cached by the client for 30 to 60 seconds (spec 8.4).',
+        description: 'Results may be cached by the client for 30 to 60 seconds (design §5.8).',
         querystring: SearchQuery,
         response: responses({ 200: withHeaders(SearchEnvelope, 'Cache-Control') }, 400, 404),
       },
     },
     async (request, reply) => {
       const page = await searchSnapshots(app.domain, request.principal, request.query);
-      // Spec 8.4: clients may keep search results 30 to 60 seconds.
+      // Design §5.8: clients may keep search results 30 to 60 seconds.
       reply.header('cache-control', 'private, max-age=30');
       sendJsonText(reply, searchBody(page));
     },

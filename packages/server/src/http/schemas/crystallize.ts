@@ -4,7 +4,7 @@ import { EdgeSchema } from './edge.js';
 import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
 
 export const CRYSTALLIZE_TEXT = { min: 50, max: 100_000 } as const;
-/** How a text was captured (`api`, `transcript`, `meeting-notes`…): DESIGN 4.4. */
+/** How a text was captured (`api`, `transcript`, `meeting-notes`…): design §11.1. */
 export const SOURCE_TYPE_PATTERN = '^[a-z0-9_-]{1,64}$';
 
 const BrainId = Type.String({ minLength: 1, description: "Brain to write into; default: the key's brain" });

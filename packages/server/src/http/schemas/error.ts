@@ -30,7 +30,7 @@ const ErrorDetails = Type.Object(
   { additionalProperties: true, description: 'Facts about the error; optional' },
 );
 
-/** The body of every error response (DESIGN 1.1), on every route: one named schema, referenced everywhere. */
+/** The body of every error response (design §4.1), on every route: one named schema, referenced everywhere. */
 export const ErrorSchema = Type.Object(
   {
     error: Type.Object({

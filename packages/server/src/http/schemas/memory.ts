@@ -20,7 +20,7 @@ import { Tags } from './knowledge.js';
 import { SEARCH_QUERY_MAX } from './search.js';
 import { SnapshotSchema } from './snapshot.js';
 
-/** The most memories `context` asks for on each side of a search result (DESIGN 5.1). */
+/** The most memories `context` asks for on each side of a search result (design §12.3). */
 export const MEMORY_CONTEXT_MAX = 5;
 
 export const MemoryTypeSchema = Type.Enum([...MEMORY_TYPES], { description: MEMORY_TYPES.join(', ') });

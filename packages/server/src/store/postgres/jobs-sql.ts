@@ -1,5 +1,5 @@
 /**
- * Migration 5 on PostgreSQL: jobs (DESIGN 4.7) and the responses kept for `Idempotency-Key`,
+ * Migration 5 on PostgreSQL: jobs (design §14) and the responses kept for `Idempotency-Key`,
  * the same tables as SQLite's. Lease times are the database's clock (now()), so every instance
  * agrees on them. JSON is kept as text: it is written and read whole, never queried into.
  */

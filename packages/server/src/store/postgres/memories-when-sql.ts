@@ -1,5 +1,5 @@
 /**
- * Migration 12 on PostgreSQL, as SQLite's memories-when-sql.ts (DESIGN 5.1): when a memory
+ * Migration 12 on PostgreSQL, as SQLite's memories-when-sql.ts (design §12): when a memory
  * happened (existing memories take their created_at) and its session, indexed for a session's
  * order and for time filters; the speaker joins the generated search vector, weighted as the
  * content (a generated column cannot be altered, so it is made again).

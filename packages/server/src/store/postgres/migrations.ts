@@ -189,7 +189,7 @@ export const postgresMigrations: Migration[] = [
   {
     version: 7,
     name: 'import checkpoints',
-    // Where each import stands (DESIGN 4.11): written in the same transaction as each batch.
+    // Where each import stands (design §15.2): written in the same transaction as each batch.
     sql: `
       CREATE TABLE import_runs (
         id         text COLLATE "C" PRIMARY KEY,

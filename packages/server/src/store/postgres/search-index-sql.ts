@@ -3,7 +3,7 @@ import { NARRATIVE_COLUMNS } from '../searched-columns.js';
 /**
  * The full-text index of snapshots on PostgreSQL: a generated tsvector column, so it is
  * maintained in the writing statement itself (searchable as soon as the write is acknowledged),
- * with a GIN index. Weights follow DESIGN 4.1: name and tags (A) above core and one_liner (B)
+ * with a GIN index. Weights follow design §8.3: name and tags (A) above core and one_liner (B)
  * above the narrative fields (C). The 'english' configuration stems and drops stop words.
  */
 

@@ -119,5 +119,4 @@ export class PostgresTransferStore implements TransferStore {
     const row = rows[0];
     return row && { id, linesDone: Number(row.lines_done), finished: row.finished };
   }
-
 }

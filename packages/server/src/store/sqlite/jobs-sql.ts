@@ -1,5 +1,5 @@
 /**
- * Migration 5 on SQLite: jobs (DESIGN 4.7) and the responses kept for `Idempotency-Key`.
+ * Migration 5 on SQLite: jobs (design §14) and the responses kept for `Idempotency-Key`.
  * Lease times are the database's clock in unix milliseconds, as in background_work, so every
  * process on the file agrees on them; created_at/updated_at are the service's ISO times.
  */

@@ -1,6 +1,6 @@
 /**
  * Migration 4 on SQLite: crystallize runs and their captures, knowledge sources and entries
- * (DESIGN 4.4, 4.6). Lists and ids are JSON text, as snapshots' tags are.
+ * (design §11, §13). Lists and ids are JSON text, as snapshots' tags are.
  */
 const ENTRY_TYPES = `'concept','framework','protocol','principle','technique','quote','case_study','definition'`;
 

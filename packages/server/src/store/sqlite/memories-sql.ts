@@ -1,5 +1,5 @@
 /**
- * Migration 6 on SQLite: memories (DESIGN 4.5) with their full-text index, and an index of
+ * Migration 6 on SQLite: memories (design §12) with their full-text index, and an index of
  * snapshots by origin, so the snapshots a memory was promoted into are found without a scan.
  */
 const MEMORY_TYPES = `'fact','decision','insight','story','framework','preference','event'`;

@@ -1,7 +1,7 @@
 import { BRAIN_SPAN } from './memories-sql.js';
 
 /**
- * Migration 12 on SQLite (DESIGN 5.1): when a memory happened and which conversation it belongs
+ * Migration 12 on SQLite (design §12): when a memory happened and which conversation it belongs
  * to, and the speaker in the full-text index.
  *
  * `occurred_at` is nullable only because SQLite adds a NOT NULL column with a constant default

@@ -35,7 +35,7 @@ const BM25 = 'bm25(memory_search, 1, 1, 4)';
 const MATCHES = `memory_search JOIN memory_search_rows r ON r.rowid = memory_search.rowid
   WHERE memory_search MATCH @match AND memory_search.rowid BETWEEN @lo AND @hi
     AND (@memory_type IS NULL OR r.memory_type = @memory_type)`;
-/** The filters of DESIGN 5.1 read the memory itself. */
+/** The filters of design §12 read the memory itself. */
 const MATCHES_FILTERED = `memory_search JOIN memory_search_rows r ON r.rowid = memory_search.rowid
     JOIN memories m ON m.id = r.memory_id
   WHERE memory_search MATCH @match AND memory_search.rowid BETWEEN @lo AND @hi

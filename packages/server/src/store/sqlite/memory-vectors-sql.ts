@@ -1,5 +1,5 @@
 /**
- * Migration 9 on SQLite: vectors of memories, for memory search by meaning (DESIGN 4.5), kept
+ * Migration 9 on SQLite: vectors of memories, for memory search by meaning (design §12.3), kept
  * as snapshots' are (snapshot_vectors): one row per memory for the configured model, computed by
  * the background worker from tasks its triggers queue in the transaction of the write. The tasks
  * share the `embed` kind with snapshots' (the queue's kinds are fixed by a CHECK that SQLite

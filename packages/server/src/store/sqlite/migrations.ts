@@ -225,7 +225,7 @@ export const sqliteMigrations: Migration[] = [
   {
     version: 7,
     name: 'import checkpoints',
-    // Where each import stands (DESIGN 4.11): written in the same transaction as each batch of
+    // Where each import stands (design §15.2): written in the same transaction as each batch of
     // rows, so an import killed at any moment resumes after the last batch that committed.
     sql: `
       CREATE TABLE import_runs (

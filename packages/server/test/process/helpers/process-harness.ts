@@ -155,7 +155,7 @@ export async function runCli(
 /** A CLI refusal as the README promises it: this exit code and one `snapgraph: …` line, no stack. */
 export function assertOneLineExit(result: CliResult, code: number, pattern: RegExp): void {
   assert.equal(result.code, code, result.stderr);
-  // Besides the line naming the database the command opened (DESIGN 5.3).
+  // Besides the line naming the database the command opened (design §16).
   const lines = result.stderr
     .trim()
     .split('\n')

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-/** Field schemas shared by the sections: the rules of DESIGN 1.2, as stored. */
+/** Field schemas shared by the sections: the rules of design §3.4, as stored. */
 export const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{10,64}$` });
 export const Time = Type.String({
   format: 'date-time',

@@ -100,7 +100,7 @@ const inBrain = (record: unknown, brainId: string): string[] =>
     ? []
     : [`brain_id is not the brain named in the header (${brainId})`];
 
-/** Knowledge sources (DESIGN 4.6); the snapshots made from them follow their ids. */
+/** Knowledge sources (design §13.2); the snapshots made from them follow their ids. */
 export const knowledgeSourceSection: Section = {
   kind: 'knowledge_source',
   shape: sourceShape,

@@ -44,7 +44,7 @@ const check = schemaCheck(
       source_emotion: OptionalText(64),
       emotional_valence: Nullable(Type.Number({ minimum: -1, maximum: 1 })),
       emotional_intensity: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-      // Optional: files exported before DESIGN 5.1 have neither (toRows fills them in).
+      // Optional: files exported before design §12 have neither (toRows fills them in).
       occurred_at: Type.Optional(Time),
       session_id: Type.Optional(Type.Union([Text(1, 200), Type.Null()])),
       promoted_to: Type.Union([Id('snap'), Type.Null()]),
@@ -55,7 +55,7 @@ const check = schemaCheck(
   ),
 );
 
-/** Memories (DESIGN 4.5), every field as the API returns them; `promoted_to` follows its snapshot's id. */
+/** Memories (design §12), every field as the API returns them; `promoted_to` follows its snapshot's id. */
 export const memorySection: Section = {
   kind: 'memory',
   shape,

@@ -62,7 +62,7 @@ export const snapshotSection: Section = {
     if (typeof snapshot.id === 'string') seen.addSnapshot(snapshot.id);
     if (problems.length > 0) return problems;
     const emotion = (record as { emotion: unknown }).emotion;
-    // The API's limit (DESIGN 1.2): an import stores nothing an API write could not.
+    // The API's limit (design §3.4): an import stores nothing an API write could not.
     if (emotion !== null && Buffer.byteLength(JSON.stringify(emotion)) > SNAPSHOT_LIMITS.emotionBytes)
       return [`emotion must be at most ${SNAPSHOT_LIMITS.emotionBytes} bytes as JSON`];
     if (snapshot.brain_id !== seen.brainId) return [`brain_id is not the brain named in the header (${seen.brainId})`];
