@@ -57,8 +57,8 @@ describe('heavy text runs off the event loop', () => {
    * other work, at load averages of 20 and more, where the scheduler alone delays some probes by
    * hundreds of milliseconds while the pool's thread computes beside them. So: half the probes
    * under 100 ms, nine in ten under 500 ms, and the slowest (which may wait for the request's
-   * own end: one transaction writing thousands of rows, an answer of several megabytes) under
-   * 2 s or a tenth of the request's time, whichever is longer.
+   * own end: an answer of several megabytes serialized; the run's write of thousands of rows is
+   * a worker's on SQLite too) under 2 s or a tenth of the request's time, whichever is longer.
    */
   function assertAnswersAtOnce(times: number[], seconds: number, note: (message: string) => void) {
     assert.ok(times.length >= 3, `only ${times.length} probes ran`);

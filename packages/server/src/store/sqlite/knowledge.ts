@@ -5,6 +5,7 @@ import { SNAPSHOT_COLUMNS } from '../columns.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
 import { MemoryPromotionLost } from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
+import { OFF_THREAD_ROWS, rowsOf, type OffThreadWrites } from './off-thread-writes.js';
 import type { SqliteDatabase } from './open-database.js';
 import { lazyStatements } from './lazy-statement.js';
 import { INSERT_MEMORY, memoryToRow, PROMOTE_MEMORY } from './memories.js';
@@ -36,6 +37,8 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   constructor(
     db: SqliteDatabase,
     private readonly writes: GroupCommit,
+    /** Where large writes go, off the event loop; none for an in-memory database. */
+    private readonly offThread?: OffThreadWrites,
   ) {
     const prepared = lazyStatements(db);
     const snapshotColumns = ['account_id', ...SNAPSHOT_COLUMNS];
@@ -132,6 +135,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
   }
 
   write(accountId: string, w: KnowledgeWrite): Promise<{ edges: Edge[] }> {
+    // A decision or promotion is small and answers with this process's own errors: kept here.
+    if (this.offThread && !w.decision && !w.promotion && rowsOf(w) >= OFF_THREAD_ROWS) {
+      return this.offThread.write(accountId, w);
+    }
     const account_id = accountId;
     return this.writes.run(() => {
       if (w.decision) {

@@ -12,6 +12,7 @@ import { SqliteSearchStore } from './search.js';
 import { SqliteLinkStore } from './links.js';
 import { SqliteVectorStore } from './vectors.js';
 import { SqliteKnowledgeStore } from './knowledge.js';
+import { OffThreadWrites } from './off-thread-writes.js';
 import { SqliteJobStore } from './jobs.js';
 import { SqliteIdempotencyStore } from './idempotency.js';
 import { SqliteMemoryStore } from './memories.js';
@@ -40,6 +41,7 @@ export class SqliteStore extends ResourceMethods implements Store {
   protected readonly brains: SqliteBrainStore;
   protected readonly snapshots: SqliteSnapshotStore;
   protected readonly edges: SqliteEdgeStore;
+  private readonly offThread: OffThreadWrites | undefined;
 
   constructor(path: string, options: SqliteOptions = {}) {
     super();
@@ -52,7 +54,9 @@ export class SqliteStore extends ResourceMethods implements Store {
     this.edges = new SqliteEdgeStore(this.db, this.writes);
     this.links = this.work = new SqliteLinkStore(this.db, this.writes);
     this.vectors = new SqliteVectorStore(this.db, this.writes);
-    this.knowledge = new SqliteKnowledgeStore(this.db, this.writes);
+    const inMemory = path === ':memory:' || path === '';
+    this.offThread = inMemory ? undefined : new OffThreadWrites(path, options);
+    this.knowledge = new SqliteKnowledgeStore(this.db, this.writes, this.offThread);
     this.jobs = new SqliteJobStore(this.db, this.writes);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.writes);
     this.memories = new SqliteMemoryStore(this.db, this.writes);
@@ -69,6 +73,7 @@ export class SqliteStore extends ResourceMethods implements Store {
   }
 
   async close(): Promise<void> {
+    await this.offThread?.close();
     this.writes.flush();
     this.search.close();
     if (this.db.open) this.db.close();
