@@ -26,7 +26,7 @@ export function rowsOf(write: KnowledgeWrite): number {
 
 /**
  * Large knowledge writes, made by a worker thread with a connection of its own to the same
- * file: still one transaction, all of it or nothing (DESIGN 4.4), while the event loop answers
+ * file: still one transaction, all of it or nothing (design §11), while the event loop answers
  * other requests. To this process the commit is one by another connection, as by the CLI or a
  * second server: the read caches see it through `PRAGMA data_version`, the text index through
  * its change log. A write of this process that comes meanwhile waits for the lock (busy_timeout),
