@@ -36,6 +36,8 @@ const FILE_HANG_GUARD_MS = Number(process.env.SNAPGRAPH_TEST_FILE_HANG_GUARD_MS 
  * the rest follow in name order. A name here that no longer exists is ignored.
  */
 const SLOW_FIRST = [
+  'test/compute/pool-limits.test.ts',
+  'test/compute/heavy-text.test.ts',
   'test/process/shutdown.test.ts',
   'test/process/cli-transfer.test.ts',
   'test/process/jobs.test.ts',
