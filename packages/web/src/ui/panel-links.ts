@@ -1,7 +1,7 @@
 import type { Suggestion } from '@snapgraph/client';
 import { h } from '../dom.js';
 import { EDGE_TYPES } from '../graph/style.js';
-import type { PanelActions } from './panel.js';
+import type { PanelActions } from './panel-actions-type.js';
 
 /** The panel's linking parts: suggested edges to accept or reject, and the new-edge form. */
 

@@ -1,31 +1,13 @@
-import type { Edge, Snapshot, SnapshotUpdate, Suggestion } from '@snapgraph/client';
+import type { Snapshot } from '@snapgraph/client';
 import { h } from '../dom.js';
-import { evolvedFromChain, type SnapGraph } from '../graph/build.js';
+import { evolvedFromChain } from '../graph/build.js';
 import { nodeColour } from '../graph/style.js';
 import { snapshotEditor } from './panel-edit.js';
 import { renderFields } from './panel-fields.js';
+import type { PanelActions } from './panel-actions-type.js';
 import { edgeForm, loadSuggestions } from './panel-links.js';
 
-/** What the side panel needs of the explorer; main.ts provides it. */
-export interface PanelActions {
-  graph(): SnapGraph | undefined;
-  select(id: string): void;
-  save(id: string, update: SnapshotUpdate): Promise<void>;
-  remove(id: string): Promise<void>;
-  expand(id: string): Promise<void>;
-  suggestions(id: string): Promise<Suggestion[]>;
-  createEdge(body: {
-    source_id: string;
-    target_id: string;
-    edge_type: string;
-    strength: number;
-    label?: string;
-  }): Promise<Edge>;
-  deleteEdge(id: string): Promise<void>;
-  /** Turns a suggestion down for good (made and deleted: the tombstone keeps it away). */
-  rejectSuggestion(suggestion: Suggestion): Promise<void>;
-  fail(err: unknown): void;
-}
+export type { PanelActions } from './panel-actions-type.js';
 
 /** The selected snapshot: its fields, edit and delete, its edges, neighbourhood, chain and suggestions. */
 export class SnapshotPanel {

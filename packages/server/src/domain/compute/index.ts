@@ -14,7 +14,7 @@ export async function compute<N extends TaskName>(
   args: Parameters<ComputeTasks[N]>,
   signal?: AbortSignal,
 ): Promise<ReturnType<ComputeTasks[N]>> {
-  if (domain.compute) return domain.compute.run(task, args, signal);
+  if (domain.compute) return domain.compute.run(task, args, signal) as Promise<ReturnType<ComputeTasks[N]>>;
   const run = COMPUTE_TASKS[task] as (...a: unknown[]) => ReturnType<ComputeTasks[N]>;
   return run(...args);
 }

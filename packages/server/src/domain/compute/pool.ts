@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
-import type { ComputeTasks, TaskName } from './tasks.js';
 
 export interface ComputeSettings {
   /** Threads doing text work at once (COMPUTE_THREADS). */
@@ -11,12 +10,9 @@ export interface ComputeSettings {
   timeoutMs: number;
 }
 
-type Args<N extends TaskName> = Parameters<ComputeTasks[N]>;
-type Result<N extends TaskName> = ReturnType<ComputeTasks[N]>;
-
 interface Call {
   id: number;
-  task: TaskName;
+  task: string;
   args: unknown[];
   signal: AbortSignal | undefined;
   resolve: (value: unknown) => void;
@@ -53,13 +49,14 @@ export class ComputePool {
 
   constructor(private readonly settings: ComputeSettings) {}
 
-  run<N extends TaskName>(task: N, args: Args<N>, signal?: AbortSignal): Promise<Result<N>> {
+  /** Runs the task of tasks.ts named `task` on a thread (compute() in index.ts types it). */
+  run(task: string, args: unknown[], signal?: AbortSignal): Promise<unknown> {
     if (this.closed)
       return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'the server is shutting down; try again'));
     signal?.throwIfAborted();
     const free = this.idle.length > 0 || this.threads < this.settings.threads;
     if (!free && this.waiting.length >= this.settings.queueMax) return Promise.reject(this.busy());
-    return new Promise<Result<N>>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const call: Call = { id: this.nextId++, task, args, signal, resolve: resolve as (v: unknown) => void, reject };
       if (signal) {
         call.onAbort = () => this.abort(call);

@@ -1,7 +1,8 @@
 import type { ProposedSnapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { PROPOSED_TEXT_FIELDS } from './proposal.js';
-import { CandidateSearch, wordCosine, wordSet } from '../linking/index.js';
+import { CandidateSearch } from '../linking/candidates.js';
+import { wordCosine, wordSet } from '../linking/resemblance.js';
 
 /**
  * Two insights whose name and core share this much of their distinctive words (the linker's

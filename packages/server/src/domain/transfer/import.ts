@@ -6,6 +6,7 @@ import { END_KIND } from './format.js';
 import type { SourceLine } from './jsonl-source.js';
 import type { Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
+import type { ImportSource } from './source.js';
 import { planImport } from './target.js';
 import { checkFile, type LineProblem } from './validate.js';
 
@@ -18,13 +19,7 @@ export interface ImportProgress {
   total: number;
 }
 
-/** A file to import, read as often as needed (once to check it, once to write it). */
-export interface ImportSource {
-  /** Its lines; `text` sees every raw line, for the fingerprint. */
-  lines(text?: (line: string) => void): AsyncIterable<SourceLine>;
-  /** For progress while checking: how far reading has got, of how much. */
-  readPosition(): { done: number; total: number };
-}
+export type { ImportSource } from './source.js';
 
 export interface ImportOptions {
   /** Import into this existing brain (new ids) instead of the file's own brain (ids kept). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { notFound } from '../../errors.js';
 import type { TableShape } from '../../store/transfer-store.js';
 import type { Domain } from '../context.js';
-import type { ImportSource } from './import.js';
+import type { ImportSource } from './source.js';
 import { remappedId } from './remap.js';
 import type { ImportTarget, Section } from './section.js';
 import { SECTIONS } from './sections/index.js';

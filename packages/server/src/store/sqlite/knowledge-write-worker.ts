@@ -1,14 +1,10 @@
 // Writes a large run (KnowledgeWrite) in one transaction of a connection of its own, off the
 // event loop that answers requests: see OffThreadWrites. Messages are handled one at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { KnowledgeWrite } from '../knowledge-store.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteKnowledgeStore } from './knowledge.js';
+import type { WriteAnswer, WriteRequest } from './knowledge-write-messages.js';
 import { openSqliteDatabase, type SqliteOptions } from './open-database.js';
-
-export type WriteRequest = { id: number; accountId: string; write: KnowledgeWrite } | { id: number; close: true };
-export type WriteAnswer =
-  { id: number; edges: unknown[] } | { id: number; error: { message: string; name: string; code?: string } };
 
 const { path, options } = workerData as { path: string; options: SqliteOptions };
 const db = openSqliteDatabase(path, options);

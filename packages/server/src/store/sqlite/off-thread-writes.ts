@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Edge } from '../../model.js';
 import type { KnowledgeWrite } from '../knowledge-store.js';
-import type { WriteAnswer, WriteRequest } from './knowledge-write-worker.js';
+import type { WriteAnswer, WriteRequest } from './knowledge-write-messages.js';
 import type { SqliteOptions } from './open-database.js';
 
 /**
