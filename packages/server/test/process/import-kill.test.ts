@@ -13,23 +13,9 @@ import {
   waitFor,
   type ServerProcess,
 } from './helpers/process-harness.js';
+import { TEXT_FIELDS } from '../snapshots/fixtures.js';
 
 const SNAPSHOTS = 60_000;
-/** The snapshot's optional text fields, every one in an export (null when unset). */
-const TEXT_FIELDS = [
-  'one_liner',
-  'story',
-  'moment',
-  'source',
-  'trigger_pattern',
-  'method',
-  'steps',
-  'filter',
-  'challenge',
-  'break_test',
-  'risks',
-  'proof',
-];
 const BRAIN_ID = 'brain_01KILLED0IMPORT0TEST00000';
 
 /** An export file of one brain with many snapshots, written by hand in the export format. */
