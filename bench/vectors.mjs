@@ -12,6 +12,7 @@
 // (VECTOR_INDEX=exact) against auto (HNSW above VECTOR_EXACT_MAX), with a loopback embeddings
 // server of the bench's own. Figures go to stdout as one JSON object a part.
 import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { clusteredVectors, exactTop } from './lib/clustered-vectors.mjs';
@@ -132,32 +133,47 @@ async function largeIndex() {
   const buildMs = performance.now() - t;
   const held = new HeldVectors('bench', 0, m);
   held.attach(index, 'bench');
-  const latencies = [];
+  // The truths first, then each way of searching over every query in turn: an exact pass reads
+  // 1.5 GB between two searches, and timing the index right after it measured cold caches (a
+  // server answering searches back to back keeps the graph's upper layers warm).
+  const vectors = Array.from({ length: queries }, () => query());
   const exactLatencies = [];
-  let hits = 0;
-  const widths = args.candidates ? args.candidates.split(',').map(Number) : [];
-  const wide = widths.map(() => ({ latencies: [], hits: 0 }));
-  for (let q = 0; q < queries; q++) {
-    const vector = query();
-    t = performance.now();
-    const found = held.view(vector).nearest(10, -1);
-    latencies.push(performance.now() - t);
+  const truths = vectors.map((vector) => {
     t = performance.now();
     const truth = new Set(exactTop(matrix, dimension, vector, 10).map((row) => ids[row]));
     exactLatencies.push(performance.now() - t);
-    hits += found.filter((f) => truth.has(f.id)).length;
-    // The same, asking the index for more candidates (its search list grows with them).
-    widths.forEach((width, w) => {
+    return truth;
+  });
+  const timed = (search) => {
+    const latencies = [];
+    let hits = 0;
+    vectors.forEach((vector, q) => {
       t = performance.now();
-      const top = index
+      const found = search(vector);
+      latencies.push(performance.now() - t);
+      hits += found.filter((id) => truths[q].has(id)).length;
+    });
+    return { ...summary(latencies), recall_at_10: hits / (queries * 10) };
+  };
+  const viaHeld = (vector) =>
+    held
+      .view(vector)
+      .nearest(10, -1)
+      .map((f) => f.id);
+  timed(viaHeld); // warm-up: the first pass compiles and pages in what every later one reuses
+  const shipped = timed(viaHeld);
+  // The same, asking the index for more candidates (its search list grows with them).
+  const widths = args.candidates ? args.candidates.split(',').map(Number) : [];
+  const wide = widths.map((width) =>
+    timed((vector) =>
+      index
         .search(vector, width)
         .map((id) => ({ id, s: dotRow(m, m.rowOf.get(id), vector) }))
         .sort((a, b) => b.s - a.s)
-        .slice(0, 10);
-      wide[w].latencies.push(performance.now() - t);
-      wide[w].hits += top.filter((f) => truth.has(f.id)).length;
-    });
-  }
+        .slice(0, 10)
+        .map((f) => f.id),
+    ),
+  );
   return {
     part: 'index',
     vectors: size,
@@ -171,15 +187,12 @@ async function largeIndex() {
     rss_before_build_mib: mib(rssBefore),
     rss_after_mib: mib(process.memoryUsage().rss),
     max_rss_mib: mib(process.resourceUsage().maxRSS * 1024),
-    hnsw: summary(latencies),
+    hnsw: shipped,
     exact: summary(exactLatencies),
-    recall_at_10: hits / (queries * 10),
-    ...Object.fromEntries(
-      widths.map((width, w) => [
-        `candidates_${width}`,
-        { ...summary(wide[w].latencies), recall_at_10: wide[w].hits / (queries * 10) },
-      ]),
-    ),
+    recall_at_10: shipped.recall_at_10,
+    ...Object.fromEntries(widths.map((width, w) => [`candidates_${width}`, wide[w]])),
+    // The machine is shared: the load while the searches were timed says how far to trust them.
+    load_average_1m: Math.round(loadavg()[0] * 10) / 10,
   };
 }
 
