@@ -11,6 +11,7 @@ import type { VectorKind } from '../../store/vector-store.js';
 import type { MeaningView } from './semantic.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
+import { queryCoverage } from './coverage.js';
 import { isEmptyQuery, parseQuery } from './query.js';
 import {
   baseScore,
@@ -169,7 +170,11 @@ export async function searchSnapshots(
         .map((c) => [c.id, c.base]),
     );
     const edges = await d.store.search.edgesTouching(s.brainId, [...seeds.keys()], RANKING.edgeLimit);
-    const parts = graphParts(seeds, edges);
+    // Seeds first, then the snapshots they reach by the strongest edge first (edges come so).
+    const near = new Set(seeds.keys());
+    for (const edge of edges) near.add(seeds.has(edge.source_id) ? edge.target_id : edge.source_id);
+    const bridge = edges.length > 0 ? await queryCoverage(d, s, q, [...near]) : undefined;
+    const parts = graphParts(seeds, edges, bridge);
     const reached = [...parts.keys()].filter((id) => !all.has(id));
     // Text matches deeper than the candidates read rank below all of them: their text part
     // counts as 0, and they are in `count` already. Others enter on a strong enough graph part.
