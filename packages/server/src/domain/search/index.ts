@@ -3,6 +3,8 @@ import type {
   Contradiction,
   Evolution,
   FoundSnapshot,
+  GraphEdge,
+  ParsedQuery,
   SearchScope,
   TextHit,
   TextMatches,
@@ -21,6 +23,7 @@ import {
   RANKING,
   round,
   shownScore,
+  type Bridge,
   type GraphPart,
   type Influence,
 } from './ranking.js';
@@ -170,15 +173,14 @@ export async function searchSnapshots(
         .map((c) => [c.id, c.base]),
     );
     const edges = await d.store.search.edgesTouching(s.brainId, [...seeds.keys()], RANKING.edgeLimit);
-    // Seeds first, then the snapshots they reach by the strongest edge first (edges come so).
-    const near = new Set(seeds.keys());
-    for (const edge of edges) near.add(seeds.has(edge.source_id) ? edge.target_id : edge.source_id);
-    const bridge = edges.length > 0 ? await queryCoverage(d, s, q, [...near]) : undefined;
-    const parts = graphParts(seeds, edges, bridge);
-    const reached = [...parts.keys()].filter((id) => !all.has(id));
     // Text matches deeper than the candidates read rank below all of them: their text part
     // counts as 0, and they are in `count` already. Others enter on a strong enough graph part.
-    const deeper = await text.matching(reached);
+    const outside = new Set<string>();
+    for (const edge of edges) for (const id of [edge.source_id, edge.target_id]) if (!all.has(id)) outside.add(id);
+    const deeper = await text.matching([...outside]);
+    const bridge = await bridgeOf(d, s, q, seeds, edges, (id) => all.get(id)?.matchesText === true || deeper.has(id));
+    const parts = graphParts(seeds, edges, bridge);
+    const reached = [...parts.keys()].filter((id) => !all.has(id));
     const entering = reached.filter((id) => deeper.has(id) || (parts.get(id)?.value ?? 0) >= RANKING.bringInMin);
     // Only those in scope (the brain, and the type and tag asked for) may enter.
     const inScope = await d.store.search.inScope(s, entering);
@@ -196,6 +198,30 @@ export async function searchSnapshots(
     }
     return inScope.filter((row) => !deeper.has(row.id)).length;
   }
+}
+
+/**
+ * The bridge gains of the seeds' edges (coverage.ts), or undefined when no edge joins a seed to
+ * another text match: a snapshot that holds no query word holds none its seed lacks (gain 1), so
+ * only the seeds and the matches they reach are read — strongest edge first, as edges come.
+ */
+async function bridgeOf(
+  domain: Domain,
+  scope: SearchScope,
+  query: ParsedQuery,
+  seeds: ReadonlyMap<string, number>,
+  edges: GraphEdge[],
+  matches: (id: string) => boolean,
+): Promise<Bridge | undefined> {
+  const near = new Set(seeds.keys());
+  for (const edge of edges) {
+    const other = seeds.has(edge.source_id) ? edge.target_id : edge.source_id;
+    if (seeds.has(other) || matches(other)) near.add(other);
+  }
+  const joined = edges.some(
+    (e) => (seeds.has(e.source_id) || matches(e.source_id)) && (seeds.has(e.target_id) || matches(e.target_id)),
+  );
+  return joined ? queryCoverage(domain, scope, query, [...near]) : undefined;
 }
 
 /** The query's meaning view, or why there is none (explain says which). */

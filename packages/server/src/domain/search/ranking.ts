@@ -137,7 +137,7 @@ export function graphParts(
     }
   }
   for (const part of parts.values()) {
-    part.value = 1 - part.influences.reduce((rest, i) => rest * (1 - Math.min(1, i.contribution)), 1);
+    part.value = 1 - part.influences.reduce((rest, i) => rest * (1 - i.contribution), 1);
     part.influences.sort((a, b) => b.contribution - a.contribution);
   }
   return parts;
@@ -150,7 +150,8 @@ function influence(edge: GraphEdge, from: string, direction: Influence['directio
     snapshot_id: from,
     direction,
     strength: edge.strength,
-    contribution: round(contribution),
+    // The bridge gain can carry a push past 1; one edge cannot make more than certain.
+    contribution: round(Math.min(1, contribution)),
   };
 }
 
