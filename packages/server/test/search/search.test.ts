@@ -197,6 +197,29 @@ describe('GET /v1/snapshots/search', () => {
       assert.equal(critiqued.contradicted_by[0]?.snapshot_id, claim.id, 'either direction');
     });
 
+    it('pushes harder a neighbour that holds the query words its seed lacks (the bridge)', async () => {
+      const brain = (await api.request('POST', '/v1/brains', { key, body: { name: 'bridge' } })).body.data;
+      const inBrain = (name: string, core: string) => create({ brain_id: brain.id, name, core });
+      const seed = await inBrain('Quokka', 'The quokka lives on Rottnest island');
+      // Holds "tally", which the seed lacks: together they hold the whole question.
+      const bridge = await inBrain('Rottnest survey', 'Rangers keep a yearly tally of the animals');
+      // Holds only what the seed holds already, and nothing at all: the edge alone speaks for them.
+      const echo = await inBrain('Rottnest tracks', 'Rangers follow quokka tracks');
+      const silent = await inBrain('Rottnest ferry', 'Boats leave from Fremantle');
+      for (const other of [bridge, echo, silent]) await link(seed.id, other.id, 'related_to', 0.9);
+      const on = await search(`q=quokka%20tally&brain_id=${brain.id}&explain=true`);
+      const pushFromSeed = (id: string) => {
+        const result = on.body.data.find((r: { id: string }) => r.id === id);
+        assert.ok(result, `${id} is a result`);
+        const edge = result.explain.edges.find((e: { snapshot_id: string }) => e.snapshot_id === seed.id);
+        return edge.contribution as number;
+      };
+      assert.equal(ids(on)[0], seed.id);
+      assert.equal(pushFromSeed(echo.id), pushFromSeed(silent.id), 'no query word beyond the seed’s: no gain');
+      // quokka and tally are each in one or two snapshots: the pair holds about twice the seed's share.
+      assert.ok(pushFromSeed(bridge.id) > 1.5 * pushFromSeed(echo.id), JSON.stringify(on.body.data));
+    });
+
     it('brings in a snapshot that shares no word with the query through a strong edge', async () => {
       const match = await create({ name: 'Pangolin scales', core: 'Pangolin scales are keratin' });
       const linked = await create({ name: 'Keratin biology', core: 'Hair and nails are made of the same protein' });

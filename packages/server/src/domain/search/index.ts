@@ -3,6 +3,8 @@ import type {
   Contradiction,
   Evolution,
   FoundSnapshot,
+  GraphEdge,
+  ParsedQuery,
   SearchScope,
   TextHit,
   TextMatches,
@@ -11,6 +13,7 @@ import type { VectorKind } from '../../store/vector-store.js';
 import type { MeaningView } from './semantic.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
+import { queryCoverage } from './coverage.js';
 import { isEmptyQuery, parseQuery } from './query.js';
 import {
   baseScore,
@@ -20,6 +23,7 @@ import {
   RANKING,
   round,
   shownScore,
+  type Bridge,
   type GraphPart,
   type Influence,
 } from './ranking.js';
@@ -169,11 +173,14 @@ export async function searchSnapshots(
         .map((c) => [c.id, c.base]),
     );
     const edges = await d.store.search.edgesTouching(s.brainId, [...seeds.keys()], RANKING.edgeLimit);
-    const parts = graphParts(seeds, edges);
-    const reached = [...parts.keys()].filter((id) => !all.has(id));
     // Text matches deeper than the candidates read rank below all of them: their text part
     // counts as 0, and they are in `count` already. Others enter on a strong enough graph part.
-    const deeper = await text.matching(reached);
+    const outside = new Set<string>();
+    for (const edge of edges) for (const id of [edge.source_id, edge.target_id]) if (!all.has(id)) outside.add(id);
+    const deeper = await text.matching([...outside]);
+    const bridge = await bridgeOf(d, s, q, seeds, edges, (id) => all.get(id)?.matchesText === true || deeper.has(id));
+    const parts = graphParts(seeds, edges, bridge);
+    const reached = [...parts.keys()].filter((id) => !all.has(id));
     const entering = reached.filter((id) => deeper.has(id) || (parts.get(id)?.value ?? 0) >= RANKING.bringInMin);
     // Only those in scope (the brain, and the type and tag asked for) may enter.
     const inScope = await d.store.search.inScope(s, entering);
@@ -191,6 +198,30 @@ export async function searchSnapshots(
     }
     return inScope.filter((row) => !deeper.has(row.id)).length;
   }
+}
+
+/**
+ * The bridge gains of the seeds' edges (coverage.ts), or undefined when no edge joins a seed to
+ * another text match: a snapshot that holds no query word holds none its seed lacks (gain 1), so
+ * only the seeds and the matches they reach are read — strongest edge first, as edges come.
+ */
+async function bridgeOf(
+  domain: Domain,
+  scope: SearchScope,
+  query: ParsedQuery,
+  seeds: ReadonlyMap<string, number>,
+  edges: GraphEdge[],
+  matches: (id: string) => boolean,
+): Promise<Bridge | undefined> {
+  const near = new Set(seeds.keys());
+  for (const edge of edges) {
+    const other = seeds.has(edge.source_id) ? edge.target_id : edge.source_id;
+    if (seeds.has(other) || matches(other)) near.add(other);
+  }
+  const joined = edges.some(
+    (e) => (seeds.has(e.source_id) || matches(e.source_id)) && (seeds.has(e.target_id) || matches(e.target_id)),
+  );
+  return joined ? queryCoverage(domain, scope, query, [...near]) : undefined;
 }
 
 /** The query's meaning view, or why there is none (explain says which). */

@@ -13,6 +13,14 @@ export const RANKING = {
   /** At most this many edges around the seeds are read, strongest first. */
   edgeLimit: 2000,
   /**
+   * At most this many snapshots (the seeds, then their neighbours by the strength of the edge
+   * that reaches them) are read to see which query words they hold (coverage.ts): the rest of
+   * a hub's neighbours gain nothing from what they hold.
+   */
+  coverageRead: 200,
+  /** Query words are weighed by ln(1 + this ÷ the snapshots holding them, counted up to this). */
+  rareCountedTo: 1000,
+  /**
    * A seed passes on its base score raised to this power: the best matches speak for their
    * neighbours, weak ones hardly (a flat weighting let middling matches promote noise).
    */
@@ -75,12 +83,25 @@ export interface GraphPart {
 }
 
 /**
- * The graph part of every snapshot the seeds' edges reach: each edge from a seed contributes
- * influence × strength × the seed's base score, and contributions combine as a noisy OR,
- * 1 − Π(1 − c), which stays below 1 and gives each further edge less — a hub linked to many
- * matches rises, but not without bound.
+ * How much more of the query a seed and a snapshot it reaches hold together than the seed alone
+ * (coverage.ts): at least 1, and 1 when unknown.
  */
-export function graphParts(seeds: ReadonlyMap<string, number>, edges: GraphEdge[]): Map<string, GraphPart> {
+export interface Bridge {
+  gain(seed: string, other: string): number;
+}
+
+/**
+ * The graph part of every snapshot the seeds' edges reach: each edge from a seed contributes
+ * influence × strength × the seed's weight × the bridge gain, and contributions combine as a
+ * noisy OR, 1 − Π(1 − c), which stays below 1 and gives each further edge less — a hub linked
+ * to many matches rises, but not without bound. The bridge gain rewards the neighbour that
+ * holds the query words its seed lacks: the next hop of a question no one text answers.
+ */
+export function graphParts(
+  seeds: ReadonlyMap<string, number>,
+  edges: GraphEdge[],
+  bridge?: Bridge,
+): Map<string, GraphPart> {
   const parts = new Map<string, GraphPart>();
   const push = (id: string, influence: Influence) => {
     if (influence.contribution <= 0) return;
@@ -103,17 +124,20 @@ export function graphParts(seeds: ReadonlyMap<string, number>, edges: GraphEdge[
   };
   for (const edge of edges) {
     const weights = EDGE_INFLUENCE[edge.edge_type];
+    const gain = (seed: string, other: string) => bridge?.gain(seed, other) ?? 1;
     const fromSource = seedWeight(edge.source_id);
     if (fromSource !== undefined) {
-      push(edge.target_id, influence(edge, edge.source_id, 'incoming', weights.toTarget * edge.strength * fromSource));
+      const pushed = weights.toTarget * edge.strength * fromSource * gain(edge.source_id, edge.target_id);
+      push(edge.target_id, influence(edge, edge.source_id, 'incoming', pushed));
     }
     const fromTarget = seedWeight(edge.target_id);
     if (fromTarget !== undefined) {
-      push(edge.source_id, influence(edge, edge.target_id, 'outgoing', weights.toSource * edge.strength * fromTarget));
+      const pushed = weights.toSource * edge.strength * fromTarget * gain(edge.target_id, edge.source_id);
+      push(edge.source_id, influence(edge, edge.target_id, 'outgoing', pushed));
     }
   }
   for (const part of parts.values()) {
-    part.value = 1 - part.influences.reduce((rest, i) => rest * (1 - Math.min(1, i.contribution)), 1);
+    part.value = 1 - part.influences.reduce((rest, i) => rest * (1 - i.contribution), 1);
     part.influences.sort((a, b) => b.contribution - a.contribution);
   }
   return parts;
@@ -126,7 +150,8 @@ function influence(edge: GraphEdge, from: string, direction: Influence['directio
     snapshot_id: from,
     direction,
     strength: edge.strength,
-    contribution: round(contribution),
+    // The bridge gain can carry a push past 1; one edge cannot make more than certain.
+    contribution: round(Math.min(1, contribution)),
   };
 }
 
