@@ -64,6 +64,13 @@ export interface MemoryStore {
    * the anchor's id.
    */
   sessionContext(brainId: string, anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
+  /**
+   * For each of `anchors` without a session: the up to `n` memories of its brain just before it
+   * and the up to `n` just after it by (occurred_at, id), in any session or none, oldest first,
+   * keyed by the anchor's id (memory ranking reads a conversation's turns from it when they were
+   * written without a session; domain/memories/neighbours.ts).
+   */
+  nearestInTime(brainId: string, anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
   /** The snapshots made from a memory (source_type "memory", source_id its id), oldest first. */
   promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]>;
 }

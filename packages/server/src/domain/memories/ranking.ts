@@ -3,6 +3,7 @@ import { eng } from 'stopword';
 import type { Memory } from '../../model.js';
 import type { MemoryFilters } from '../../store/memory-store.js';
 import type { ParsedQuery } from '../search/query.js';
+import { isBefore } from './neighbours.js';
 
 /** Porter2 (Snowball English), as PostgreSQL's `english` configuration stems; CommonJS. */
 const porter2: (word: string) => string = createRequire(import.meta.url)('wink-porter2-stemmer');
@@ -177,7 +178,7 @@ async function liftByNeighbours(
 ): Promise<void> {
   const R = MEMORY_RANKING;
   const sources = [...ranked.values()]
-    .filter((r) => r.memory.session_id !== null && r.relevance > 0)
+    .filter((r) => r.relevance > 0)
     .sort((a, b) => b.relevance - a.relevance)
     .slice(0, R.neighbourSources);
   if (sources.length === 0) return;
@@ -206,9 +207,6 @@ async function liftByNeighbours(
     if (r) r.relevance += gain;
   }
 }
-
-const isBefore = (a: Memory, b: Memory) =>
-  a.occurred_at < b.occurred_at || (a.occurred_at === b.occurred_at && a.id < b.id);
 
 /** The search's filters, for a neighbour read around a match (the session is the match's own). */
 function passes(m: Memory, f: MemoryFilters): boolean {

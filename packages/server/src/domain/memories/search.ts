@@ -4,6 +4,7 @@ import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
 import { occurredWindow } from './window.js';
+import { conversationNeighbours } from './neighbours.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
 import { MEMORY_RANKING, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
@@ -84,7 +85,7 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
     search,
     {
       termStats: (words) => store.termStats(search.brainId, words, MEMORY_RANKING.dfCap),
-      around: (anchors, n) => store.sessionContext(search.brainId, anchors, n),
+      around: (anchors, n) => conversationNeighbours(store, search.brainId, anchors, n),
     },
   );
   return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
