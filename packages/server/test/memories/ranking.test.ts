@@ -171,3 +171,33 @@ describe('memory ranking of a conversation written without sessions', () => {
     assert.ok(!contents.includes('Harbour cranes are loud.'), JSON.stringify(contents));
   });
 });
+
+describe('memory ranking weighs words by the brain as it is now', () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi({ backgroundWork: false });
+    key = await api.newKey();
+  });
+  after(() => api.close());
+
+  const remember = async (content: string) => {
+    const res = await api.request('POST', '/v1/memories', { key, body: { content } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+  };
+  const firstFound = async (query: string) => {
+    const res = await api.request('POST', '/v1/memories/search', { key, body: { query } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return (res.body as { data: { content: string }[] }).data[0]?.content;
+  };
+
+  it('a write is weighed in the next search, though the words were counted just before', async () => {
+    await remember('Quartz quartz in the garden.');
+    await remember('Basalt by the road.');
+    // Both words in one memory each: the memory saying its word twice is first.
+    assert.equal(await firstFound('quartz basalt'), 'Quartz quartz in the garden.');
+    for (let i = 0; i < 6; i++) await remember(`Quartz on shelf ${i}.`);
+    // Now "quartz" is in most of the brain and weighs little; the rare word decides.
+    assert.equal(await firstFound('quartz basalt'), 'Basalt by the road.');
+  });
+});

@@ -5,6 +5,7 @@ import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
 import { occurredWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
+import { termCounts } from './term-counts.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
 import { MEMORY_RANKING, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
@@ -84,7 +85,7 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
     found.hits.map((hit) => hit.memory),
     search,
     {
-      termStats: (words) => store.termStats(search.brainId, words, MEMORY_RANKING.dfCap),
+      termStats: (words) => termCounts(store, search.brainId, words, MEMORY_RANKING.dfCap),
       around: (anchors, n) => conversationNeighbours(store, search.brainId, anchors, n),
     },
   );
