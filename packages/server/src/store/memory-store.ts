@@ -38,6 +38,8 @@ export interface MemoryPromotion {
 
 /** Memories (design §12) on both stores; every write is one transaction. */
 export interface MemoryStore {
+  /** Whether search's relevance weighs a word by how rare it is in the brain (memory ranking reads more matches when not). */
+  readonly relevanceHasIdf: boolean;
   insert(accountId: string, memory: Memory): Promise<void>;
   get(accountId: string, id: string): Promise<Memory | undefined>;
   /** A brain's memories, newest first, with the total of all matches. */

@@ -29,8 +29,13 @@ function stem(word: string): string {
  * with `node bench/memory-quality.mjs`; docs/ranking.md says what each part bought.
  */
 export const MEMORY_RANKING = {
-  /** Text matches read from the store's index and ranked here. */
+  /**
+   * Text matches read from the store's index and ranked here, on a store whose own relevance
+   * weighs words by their IDF (FTS5's bm25); `poolWithoutIdf` on one whose does not
+   * (PostgreSQL's ts_rank), so that the turns the ranking here puts first are among them.
+   */
   pool: 30,
+  poolWithoutIdf: 60,
   /**
    * Okapi BM25. Turns of a conversation are short and much alike in length: a low `b` keeps a
    * long turn that says the thing from losing to a short one that only names it, and a low

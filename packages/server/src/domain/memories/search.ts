@@ -70,13 +70,14 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
 
 /**
  * The text matches best first: plain words ranked here (ranking.ts) over the store's best
- * MEMORY_RANKING.pool matches, phrases and prefixes by the store's own relevance. `broughtIn`:
+ * MEMORY_RANKING.pool matches (poolWithoutIdf on PostgreSQL), phrases and prefixes by the store's own relevance. `broughtIn`:
  * memories ranked for their neighbours that match no query word (they add to `count`).
  */
 async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, wanted: number) {
   const store = domain.store.memories;
   const terms = rankedTerms(search.query);
-  const found = await store.search({ ...search, limit: terms ? Math.max(wanted, MEMORY_RANKING.pool) : wanted });
+  const pool = store.relevanceHasIdf ? MEMORY_RANKING.pool : MEMORY_RANKING.poolWithoutIdf;
+  const found = await store.search({ ...search, limit: terms ? Math.max(wanted, pool) : wanted });
   if (!terms || found.hits.length === 0) {
     return { hits: found.hits.map((hit) => ({ ...hit, matchesText: true })), total: found.total, broughtIn: 0 };
   }

@@ -82,6 +82,7 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 /** Memories on PostgreSQL: a weighted tsvector under GIN for search. */
 export class PostgresMemoryStore implements MemoryStore {
+  readonly relevanceHasIdf = false; // ts_rank counts a word's occurrences only
   constructor(private readonly pool: pg.Pool) {}
 
   private query<R extends pg.QueryResultRow>(

@@ -71,6 +71,7 @@ const memoryFromRow = (row: MemoryRow): Memory => ({ ...row, tags: JSON.parse(ro
 
 /** Memories on SQLite: every write through group commit, search on an FTS5 index. */
 export class SqliteMemoryStore implements MemoryStore {
+  readonly relevanceHasIdf = true; // FTS5's bm25
   private readonly stmt;
 
   constructor(
