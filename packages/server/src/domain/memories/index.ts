@@ -8,7 +8,7 @@ import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 import { EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS, normalizeMemoryFields, type MemoryFields } from './fields.js';
 import { occurredWindow } from './window.js';
-import { forgetAllBrains, forgetBrain } from './term-counts.js';
+import { forgetAllBrains, wroteTo } from './term-counts.js';
 
 export { MEMORY_LIMITS, MEMORY_READ_ONLY_FIELDS } from './fields.js';
 export { promoteMemory, type PromotionResult } from './promote.js';
@@ -39,7 +39,7 @@ export async function rememberMemory(domain: Domain, principal: Principal, input
     updated_at: at,
   };
   await domain.store.memories.insert(principal.accountId, memory);
-  forgetBrain(domain.store.memories, brainId);
+  wroteTo(domain.store.memories, brainId);
   return memory;
 }
 
@@ -100,7 +100,7 @@ export async function updateMemory(
     checkIdOfMissing(patch, id);
     throw notFound('memory');
   }
-  forgetBrain(domain.store.memories, updated.brain_id);
+  wroteTo(domain.store.memories, updated.brain_id);
   return updated;
 }
 
