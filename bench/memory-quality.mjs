@@ -6,10 +6,11 @@
 // and overall, next to a plain Okapi BM25 over "speaker text" computed here (bench/lib/bm25.mjs,
 // k1 0.9, b 0.4, no stemming: the README's reference, 0.462 / 0.524).
 //
-//   node bench/memory-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--without-sessions]
+//   node bench/memory-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--without-sessions] [--unordered]
 //
 // --without-sessions loads speaker and content only (the README's protocol; a build before
-// Design §12 takes nothing else).
+// Design §12 takes nothing else). Each conversation's turns are written in order (conversations
+// side by side); --unordered writes any 8 turns at once.
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
@@ -45,6 +46,7 @@ function args(argv) {
     if (argv[i] === '--data') out.data = resolve(argv[++i]);
     else if (argv[i] === '--backend') out.backend = argv[++i];
     else if (argv[i] === '--without-sessions') out.withoutSessions = true;
+    else if (argv[i] === '--unordered') out.unordered = true;
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return out;
@@ -84,7 +86,7 @@ function scoreTable(name, questions, rankedOf) {
   return { name, rows };
 }
 
-async function runBackend(backend, turns, questions, { withoutSessions }) {
+async function runBackend(backend, turns, questions, { withoutSessions, unordered }) {
   const database = backend === 'postgres' ? await createBenchDatabase() : undefined;
   const db = prepareDatabase({ databaseUrl: database?.url });
   const server = await startSnapgraph({ databaseUrl: db.databaseUrl });
@@ -100,7 +102,14 @@ async function runBackend(backend, turns, questions, { withoutSessions }) {
       brains.set(conv, brain.data.id);
     }
     const started = Date.now();
-    await inParallel(turns, 8, async (t) => {
+    // Each conversation's turns in order, as an agent remembering it writes them (without
+    // sessions, their order is the conversation's), the conversations side by side; --unordered
+    // writes any 8 turns at once instead, so a conversation's order is only roughly kept.
+    const byConversation = [...new Set(turns.map((t) => t.conv))].map((conv) => turns.filter((t) => t.conv === conv));
+    const writeAll = unordered
+      ? (write) => inParallel(turns, 8, write)
+      : (write) => inParallel(byConversation, byConversation.length, (conv) => inParallel(conv, 1, write));
+    await writeAll(async (t) => {
       const turn = Number(t.ref.split(':').at(-1));
       const made = await requestJson('POST', `${server.base}/v1/memories`, {
         headers,
@@ -133,7 +142,7 @@ async function runBackend(backend, turns, questions, { withoutSessions }) {
     console.error(
       `${backend}: loaded ${turns.length} turns in ${loaded.toFixed(1)} s; search p95 ${p95.toFixed(1)} ms`,
     );
-    const how = withoutSessions ? ', speaker and content only' : '';
+    const how = (withoutSessions ? ', speaker and content only' : '') + (unordered ? ', unordered writes' : '');
     return scoreTable(`Snapgraph (${backend}${how})`, questions, (q) => answers.get(q.qid) ?? []);
   } finally {
     await server.stop();

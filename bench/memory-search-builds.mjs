@@ -4,7 +4,11 @@
 // each build's server started on it in turn for alternating sequential measurements.
 //
 //   git worktree add ../before <commit> && (cd ../before && npm ci && npm run build)
-//   npm run build && node bench/memory-search-builds.mjs --other ../before [--rounds N] [--seconds S] [--count N]
+//   npm run build && node bench/memory-search-builds.mjs --other ../before [--other ../another…]
+//     [--rounds N] [--seconds S] [--count N]
+//
+// Prints each build's median p50, p95, requests a second and server CPU per request over the
+// rounds; CPU per request is the steadiest of these on a loaded machine.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runMain } from './lib/cleanup.mjs';
@@ -13,13 +17,13 @@ import { queries, searchLatency, seedMemories } from './scenarios/memories.mjs';
 
 const { values } = parseArgs({
   options: {
-    other: { type: 'string' },
+    other: { type: 'string', multiple: true },
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     count: { type: 'string', default: '100000' },
   },
 });
-if (!values.other) {
+if (!values.other?.length) {
   console.error('usage: node bench/memory-search-builds.mjs --other <checkout>');
   process.exit(2);
 }
@@ -32,7 +36,10 @@ await runMain(async () => {
   const list = queries();
   const builds = [
     { name: 'this checkout', cli: resolve('packages/server/bin/snapgraph.js') },
-    { name: `other (${values.other})`, cli: join(resolve(values.other), 'packages/server/bin/snapgraph.js') },
+    ...values.other.map((other) => ({
+      name: `other (${other})`,
+      cli: join(resolve(other), 'packages/server/bin/snapgraph.js'),
+    })),
   ];
   const samples = new Map(builds.map((b) => [b.name, []]));
   for (let round = 1; round <= Number(values.rounds); round++) {
@@ -46,20 +53,28 @@ await runMain(async () => {
         await searchLatency(server, db.key, db.brain_id, list, 2);
         const sample = await searchLatency(server, db.key, db.brain_id, list, Number(values.seconds));
         samples.get(build.name).push(sample);
-        console.error(`round ${round} ${build.name}: p50 ${sample.p50.toFixed(2)} ms, p95 ${sample.p95.toFixed(2)} ms`);
+        console.error(
+          `round ${round} ${build.name}: p50 ${sample.p50.toFixed(2)} ms, p95 ${sample.p95.toFixed(2)} ms, ` +
+            `CPU ${(sample.cpuPerRequestUs / 1000).toFixed(2)} ms a request`,
+        );
       } finally {
         await server.stop();
       }
     }
   }
-  const [ours, theirs] = builds.map((b) => samples.get(b.name));
   const line = (name, s) =>
     `| ${name} | ${median(s.map((x) => x.p50)).toFixed(2)} | ${median(s.map((x) => x.p95)).toFixed(2)} | ` +
-    `${median(s.map((x) => x.requests / Number(values.seconds))).toFixed(0)} | ${median(s.map((x) => x.meanHits)).toFixed(0)} |`;
+    `${median(s.map((x) => x.requests / Number(values.seconds))).toFixed(0)} | ` +
+    `${(median(s.map((x) => x.cpuPerRequestUs)) / 1000).toFixed(2)} | ${median(s.map((x) => x.meanHits)).toFixed(0)} |`;
   console.log(`memory search, ${Number(values.count).toLocaleString('en')} memories, 1 connection, sequential\n`);
-  console.log('| build | p50 ms | p95 ms | req/s | mean count |\n|---|---|---|---|---|');
-  console.log(line(builds[0].name, ours));
-  console.log(line(builds[1].name, theirs));
-  const ratio = median(ours.map((x) => x.p95)) / median(theirs.map((x) => x.p95));
-  console.log(`\np95 this ÷ other: ${ratio.toFixed(2)}`);
+  console.log('| build | p50 ms | p95 ms | req/s | CPU ms a request | mean count |\n|---|---|---|---|---|---|');
+  for (const build of builds) console.log(line(build.name, samples.get(build.name)));
+  const ours = samples.get(builds[0].name);
+  for (const build of builds.slice(1)) {
+    const theirs = samples.get(build.name);
+    const ratio = (key) => median(ours.map((x) => x[key])) / median(theirs.map((x) => x[key]));
+    console.log(
+      `\nthis ÷ ${build.name}: p95 ${ratio('p95').toFixed(2)}, CPU a request ${ratio('cpuPerRequestUs').toFixed(2)}`,
+    );
+  }
 });

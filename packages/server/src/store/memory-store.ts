@@ -38,6 +38,8 @@ export interface MemoryPromotion {
 
 /** Memories (design §12) on both stores; every write is one transaction. */
 export interface MemoryStore {
+  /** Whether search's relevance weighs a word by how rare it is in the brain (memory ranking reads more matches when not). */
+  readonly relevanceHasIdf: boolean;
   insert(accountId: string, memory: Memory): Promise<void>;
   get(accountId: string, id: string): Promise<Memory | undefined>;
   /** A brain's memories, newest first, with the total of all matches. */
@@ -64,6 +66,13 @@ export interface MemoryStore {
    * the anchor's id.
    */
   sessionContext(brainId: string, anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
+  /**
+   * For each of `anchors` without a session: the up to `n` memories of its brain just before it
+   * and the up to `n` just after it by (occurred_at, id), in any session or none, oldest first,
+   * keyed by the anchor's id (memory ranking reads a conversation's turns from it when they were
+   * written without a session; domain/memories/neighbours.ts).
+   */
+  nearestInTime(brainId: string, anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
   /** The snapshots made from a memory (source_type "memory", source_id its id), oldest first. */
   promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]>;
 }

@@ -106,3 +106,98 @@ describe('memory ranking on a fixed conversation', () => {
     assert.equal(first(await contents({ query: 'beag*' })), SESSIONS[1]![0]![1]);
   });
 });
+
+describe('memory ranking of a conversation written without sessions', () => {
+  let api: TestApi;
+  let key: TestKey;
+  /** Minutes after the start at which each turn happened: the last comes after a long pause. */
+  const TURNS: [string, string, number][] = [
+    ['Cleo', 'My brother finally finished his violin.', 0],
+    ['Dan', 'What wood did he use for it?', 1],
+    ['Cleo', 'Maple for the back and spruce for the top.', 2],
+    ['Dan', 'Sounds lovely. I am off to the harbour now.', 3],
+    ['Cleo', 'Spruce trees grow all over the hills here.', 3 * 60],
+  ];
+  const remember = (content: string, speaker: string, minutes: number) =>
+    api.request('POST', '/v1/memories', {
+      key,
+      body: { content, speaker, occurred_at: new Date(Date.UTC(2024, 2, 1, 9, minutes)).toISOString() },
+    });
+  before(async () => {
+    api = await startTestApi({ backgroundWork: false });
+    key = await api.newKey();
+    for (const [speaker, content, minutes] of TURNS) {
+      const res = await remember(content, speaker, minutes);
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    }
+  });
+  after(() => api.close());
+
+  const search = async (query: string) => {
+    const res = await api.request('POST', '/v1/memories/search', { key, body: { query, limit: 10, context: 2 } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body as { data: { content: string; context: unknown[] }[]; count: number };
+  };
+
+  it('the answer after the question comes with it: neighbours are the turns nearest in time', async () => {
+    const found = await search('violin wood');
+    const contents = found.data.map((m) => m.content);
+    assert.ok(contents.includes(TURNS[2]![1]), JSON.stringify(contents));
+    // `context` stays the session's: none around a memory without one (design §12.3).
+    for (const m of found.data) assert.deepEqual(m.context, []);
+  });
+
+  it('a turn after a pause longer than the conversation gap is not lifted by it', async () => {
+    // "harbour" matches only the fourth turn; the fifth, three hours later, is another conversation.
+    const found = await search('harbour');
+    const contents = found.data.map((m) => m.content);
+    assert.ok(contents.includes(TURNS[2]![1]), JSON.stringify(contents));
+    assert.ok(!contents.includes(TURNS[4]![1]), JSON.stringify(contents));
+  });
+
+  it('a memory with a session in between ends the run', async () => {
+    const res = await api.request('POST', '/v1/memories', {
+      key,
+      body: {
+        content: 'Harbour cranes are loud.',
+        session_id: 'elsewhere',
+        occurred_at: new Date(Date.UTC(2024, 2, 1, 8, 59)).toISOString(),
+      },
+    });
+    assert.equal(res.status, 201);
+    const found = await search('brother finished');
+    const contents = found.data.map((m) => m.content);
+    assert.ok(contents.includes(TURNS[1]![1]), JSON.stringify(contents));
+    assert.ok(!contents.includes('Harbour cranes are loud.'), JSON.stringify(contents));
+  });
+});
+
+describe('memory ranking weighs words by the brain as it is now', () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi({ backgroundWork: false });
+    key = await api.newKey();
+  });
+  after(() => api.close());
+
+  const remember = async (content: string) => {
+    const res = await api.request('POST', '/v1/memories', { key, body: { content } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+  };
+  const firstFound = async (query: string) => {
+    const res = await api.request('POST', '/v1/memories/search', { key, body: { query } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return (res.body as { data: { content: string }[] }).data[0]?.content;
+  };
+
+  it('a write is weighed in the next search, though the words were counted just before', async () => {
+    await remember('Quartz quartz in the garden.');
+    await remember('Basalt by the road.');
+    // Both words in one memory each: the memory saying its word twice is first.
+    assert.equal(await firstFound('quartz basalt'), 'Quartz quartz in the garden.');
+    for (let i = 0; i < 6; i++) await remember(`Quartz on shelf ${i}.`);
+    // Now "quartz" is in most of the brain and weighs little; the rare word decides.
+    assert.equal(await firstFound('quartz basalt'), 'Basalt by the road.');
+  });
+});

@@ -8,6 +8,7 @@ import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 import { EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS, normalizeMemoryFields, type MemoryFields } from './fields.js';
 import { occurredWindow } from './window.js';
+import { forgetAllBrains, wroteTo } from './term-counts.js';
 
 export { MEMORY_LIMITS, MEMORY_READ_ONLY_FIELDS } from './fields.js';
 export { promoteMemory, type PromotionResult } from './promote.js';
@@ -38,6 +39,7 @@ export async function rememberMemory(domain: Domain, principal: Principal, input
     updated_at: at,
   };
   await domain.store.memories.insert(principal.accountId, memory);
+  wroteTo(domain.store.memories, brainId);
   return memory;
 }
 
@@ -98,12 +100,14 @@ export async function updateMemory(
     checkIdOfMissing(patch, id);
     throw notFound('memory');
   }
+  wroteTo(domain.store.memories, updated.brain_id);
   return updated;
 }
 
 /** Deletes the memory; snapshots promoted from it stay (they are the user's own now). */
 export async function deleteMemory(domain: Domain, principal: Principal, id: string): Promise<void> {
   if (!(await domain.store.memories.delete(principal.accountId, id))) throw notFound('memory');
+  forgetAllBrains(domain.store.memories); // the memory's brain is not read back; deletes are rare
 }
 
 export { searchMemories, type MemorySearchInput } from './search.js';

@@ -3,6 +3,7 @@ import { eng } from 'stopword';
 import type { Memory } from '../../model.js';
 import type { MemoryFilters } from '../../store/memory-store.js';
 import type { ParsedQuery } from '../search/query.js';
+import { isBefore } from './neighbours.js';
 
 /** Porter2 (Snowball English), as PostgreSQL's `english` configuration stems; CommonJS. */
 const porter2: (word: string) => string = createRequire(import.meta.url)('wink-porter2-stemmer');
@@ -28,8 +29,13 @@ function stem(word: string): string {
  * with `node bench/memory-quality.mjs`; docs/ranking.md says what each part bought.
  */
 export const MEMORY_RANKING = {
-  /** Text matches read from the store's index and ranked here. */
+  /**
+   * Text matches read from the store's index and ranked here, on a store whose own relevance
+   * weighs words by their IDF (FTS5's bm25); `poolWithoutIdf` on one whose does not
+   * (PostgreSQL's ts_rank), so that the turns the ranking here puts first are among them.
+   */
   pool: 30,
+  poolWithoutIdf: 60,
   /**
    * Okapi BM25. Turns of a conversation are short and much alike in length: a low `b` keeps a
    * long turn that says the thing from losing to a short one that only names it, and a low
@@ -47,8 +53,18 @@ export const MEMORY_RANKING = {
    * much from two turns away): an answer is often the turn after the question that names it.
    */
   neighbourShare: 0.4,
+  /** The part of that share a turn two places away gains. */
+  secondNeighbourPart: 1,
   /** The best matches whose neighbours are read. */
   neighbourSources: 8,
+  /**
+   * Pseudo-relevance feedback: the words the best `feedbackDocs` matches share, up to
+   * `feedbackWords` of them chosen by IDF × how many of those matches hold them, weigh
+   * `feedbackWeight` × their IDF × that share in a second BM25 over the pool.
+   */
+  feedbackDocs: 5,
+  feedbackWords: 10,
+  feedbackWeight: 0.2,
 } as const;
 
 /**
@@ -147,13 +163,68 @@ export async function rankMemories(
     }
     return score;
   };
+  const queryTerms = new Set(terms.keys());
+  // What counts as matching the query's text: a query word the store indexes (it weighs).
+  const weighed = [...queryTerms].filter((term) => (weights.get(term) ?? 0) > 0);
+  const holdsQueryTerm = (bag: Bag) => weighed.some((term) => bag.counts.has(term));
 
   const ranked = new Map<string, RankedMemory>();
-  for (const memory of pool) {
-    ranked.set(memory.id, { memory, relevance: bm25(bags.get(memory.id) as Bag), matchesText: true });
+  const score = () => {
+    for (const memory of pool) {
+      ranked.set(memory.id, { memory, relevance: bm25(bags.get(memory.id) as Bag), matchesText: true });
+    }
+  };
+  score();
+  const feedback = await feedbackWeights(
+    queryTerms,
+    [...ranked.values()].map((r) => ({ relevance: r.relevance, bag: bags.get(r.memory.id) as Bag })),
+    stats.size,
+    reads,
+  );
+  if (feedback.size > 0) {
+    for (const [term, weight] of feedback) weights.set(term, weight);
+    score();
   }
-  await liftByNeighbours(ranked, filters, reads, bm25);
+  await liftByNeighbours(ranked, filters, reads, bm25, holdsQueryTerm);
   return [...ranked.values()].sort((a, b) => b.relevance - a.relevance);
+}
+
+/**
+ * The feedback words of a query (MEMORY_RANKING.feedback*): what the best matches share besides
+ * the query's words, each with its weight. IDF from the brain's counts, so a word every turn
+ * holds (a speaker's name, `really`) weighs little however often the best matches hold it.
+ */
+async function feedbackWeights(
+  queryTerms: ReadonlySet<string>,
+  scored: { relevance: number; bag: Bag }[],
+  size: number,
+  reads: RankingReads,
+): Promise<Map<string, number>> {
+  const R = MEMORY_RANKING;
+  const best = scored
+    .filter((s) => s.relevance > 0)
+    .sort((a, b) => b.relevance - a.relevance)
+    .slice(0, R.feedbackDocs);
+  const held = new Map<string, { word: string; docs: number }>();
+  for (const { bag } of best) {
+    for (const [term, word] of bag.words) {
+      if (queryTerms.has(term)) continue;
+      const h = held.get(term);
+      if (h) h.docs++;
+      else held.set(term, { word, docs: 1 });
+    }
+  }
+  const feedback = new Map<string, number>();
+  if (held.size === 0) return feedback;
+  const terms = [...held.keys()];
+  const stats = await reads.termStats(terms.map((t) => (held.get(t) as { word: string }).word));
+  const chosen = terms
+    .map((term, i) => ({ term, idf: idfOf(size, stats.df[i] ?? 0), docs: (held.get(term) as { docs: number }).docs }))
+    .filter((c) => c.idf > 0)
+    .sort((a, b) => b.idf * b.docs - a.idf * a.docs)
+    .slice(0, R.feedbackWords);
+  for (const c of chosen) feedback.set(c.term, (R.feedbackWeight * c.idf * c.docs) / R.feedbackDocs);
+  return feedback;
 }
 
 /**
@@ -174,10 +245,11 @@ async function liftByNeighbours(
   filters: MemoryFilters,
   reads: RankingReads,
   bm25: (bag: Bag) => number,
+  holdsQueryTerm: (bag: Bag) => boolean,
 ): Promise<void> {
   const R = MEMORY_RANKING;
   const sources = [...ranked.values()]
-    .filter((r) => r.memory.session_id !== null && r.relevance > 0)
+    .filter((r) => r.relevance > 0)
     .sort((a, b) => b.relevance - a.relevance)
     .slice(0, R.neighbourSources);
   if (sources.length === 0) return;
@@ -191,13 +263,13 @@ async function liftByNeighbours(
     const at = turns.filter((t) => isBefore(t, source.memory)).length;
     turns.forEach((turn, i) => {
       const distance = i < at ? at - i : i - at + 1;
-      const share = distance === 1 ? R.neighbourShare : R.neighbourShare / 2;
+      const share = distance === 1 ? R.neighbourShare : R.neighbourShare * R.secondNeighbourPart;
       const gain = share * source.relevance;
       if (gain <= 0) return;
       lift.set(turn.id, Math.max(lift.get(turn.id) ?? 0, gain));
       if (!ranked.has(turn.id) && passes(turn, filters)) {
-        const base = bm25(bagOf(turn));
-        ranked.set(turn.id, { memory: turn, relevance: base, matchesText: base > 0 });
+        const bag = bagOf(turn);
+        ranked.set(turn.id, { memory: turn, relevance: bm25(bag), matchesText: holdsQueryTerm(bag) });
       }
     });
   }
@@ -206,9 +278,6 @@ async function liftByNeighbours(
     if (r) r.relevance += gain;
   }
 }
-
-const isBefore = (a: Memory, b: Memory) =>
-  a.occurred_at < b.occurred_at || (a.occurred_at === b.occurred_at && a.id < b.id);
 
 /** The search's filters, for a neighbour read around a match (the session is the match's own). */
 function passes(m: Memory, f: MemoryFilters): boolean {
@@ -222,23 +291,27 @@ function passes(m: Memory, f: MemoryFilters): boolean {
 
 interface Bag {
   counts: Map<string, number>;
+  /** A word of the memory for each stem, to ask the store to count (it stems itself). */
+  words: Map<string, string>;
   length: number;
 }
 
 /** A memory's stemmed words with their weighted counts, and its weighted length. */
 function bagOf(m: Memory): Bag {
   const counts = new Map<string, number>();
+  const words = new Map<string, string>();
   let length = 0;
   const add = (text: string, weight: number) => {
     for (const word of text.toLowerCase().match(WORD) ?? []) {
       if (STOP_WORDS.has(word)) continue;
       const s = stem(word);
       counts.set(s, (counts.get(s) ?? 0) + weight);
+      if (!words.has(s)) words.set(s, word);
       length += weight;
     }
   };
   add(m.content, 1);
   if (m.speaker !== null) add(m.speaker, MEMORY_RANKING.speakerWeight);
   for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
-  return { counts, length };
+  return { counts, words, length };
 }

@@ -4,6 +4,8 @@ import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
 import { occurredWindow } from './window.js';
+import { conversationNeighbours } from './neighbours.js';
+import { termCounts } from './term-counts.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
 import { MEMORY_RANKING, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
@@ -68,13 +70,14 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
 
 /**
  * The text matches best first: plain words ranked here (ranking.ts) over the store's best
- * MEMORY_RANKING.pool matches, phrases and prefixes by the store's own relevance. `broughtIn`:
+ * MEMORY_RANKING.pool matches (poolWithoutIdf on PostgreSQL), phrases and prefixes by the store's own relevance. `broughtIn`:
  * memories ranked for their neighbours that match no query word (they add to `count`).
  */
 async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, wanted: number) {
   const store = domain.store.memories;
   const terms = rankedTerms(search.query);
-  const found = await store.search({ ...search, limit: terms ? Math.max(wanted, MEMORY_RANKING.pool) : wanted });
+  const pool = store.relevanceHasIdf ? MEMORY_RANKING.pool : MEMORY_RANKING.poolWithoutIdf;
+  const found = await store.search({ ...search, limit: terms ? Math.max(wanted, pool) : wanted });
   if (!terms || found.hits.length === 0) {
     return { hits: found.hits.map((hit) => ({ ...hit, matchesText: true })), total: found.total, broughtIn: 0 };
   }
@@ -83,8 +86,8 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
     found.hits.map((hit) => hit.memory),
     search,
     {
-      termStats: (words) => store.termStats(search.brainId, words, MEMORY_RANKING.dfCap),
-      around: (anchors, n) => store.sessionContext(search.brainId, anchors, n),
+      termStats: (words) => termCounts(store, search.brainId, words, MEMORY_RANKING.dfCap),
+      around: (anchors, n) => conversationNeighbours(store, search.brainId, anchors, n),
     },
   );
   return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length };

@@ -52,6 +52,13 @@ export const MEMORY_SQL = {
     ORDER BY occurred_at DESC, id DESC LIMIT $5`,
   memoryAfter: `SELECT ${COLUMNS} FROM memories WHERE ${SESSION} AND (occurred_at, id) > ($3, $4)
     ORDER BY occurred_at, id LIMIT $5`,
+  // The brain's memories nearest in time (memories_by_occurrence walks occurred_at; id breaks ties).
+  memoryNearestBefore: `SELECT ${COLUMNS} FROM memories WHERE brain_id = $1 AND occurred_at <= $2
+      AND (occurred_at < $2 OR id < $3)
+    ORDER BY occurred_at DESC, id DESC LIMIT $4`,
+  memoryNearestAfter: `SELECT ${COLUMNS} FROM memories WHERE brain_id = $1 AND occurred_at >= $2
+      AND (occurred_at > $2 OR id > $3)
+    ORDER BY occurred_at, id LIMIT $4`,
   memoryPromotedSnapshots: `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
     WHERE source_id = $1 AND source_type = 'memory' AND account_id = $2 ORDER BY created_at, id`,
 } as const;
@@ -75,6 +82,7 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 /** Memories on PostgreSQL: a weighted tsvector under GIN for search. */
 export class PostgresMemoryStore implements MemoryStore {
+  readonly relevanceHasIdf = false; // ts_rank counts a word's occurrences only
   constructor(private readonly pool: pg.Pool) {}
 
   private query<R extends pg.QueryResultRow>(
@@ -193,6 +201,23 @@ export class PostgresMemoryStore implements MemoryStore {
         const [before, after] = await Promise.all([
           this.query<Memory>('memoryBefore', at),
           this.query<Memory>('memoryAfter', at),
+        ]);
+        context.set(anchor.id, [...before.rows.reverse(), ...after.rows]);
+      }),
+    );
+    return context;
+  }
+
+  async nearestInTime(brainId: string, anchors: readonly Memory[], n: number) {
+    const context = new Map<string, Memory[]>();
+    const unsessioned = anchors.filter((a, i) => a.session_id === null && anchors.indexOf(a) === i);
+    if (n <= 0 || unsessioned.length === 0) return context;
+    await Promise.all(
+      unsessioned.map(async (anchor) => {
+        const at = [brainId, anchor.occurred_at, anchor.id, n];
+        const [before, after] = await Promise.all([
+          this.query<Memory>('memoryNearestBefore', at),
+          this.query<Memory>('memoryNearestAfter', at),
         ]);
         context.set(anchor.id, [...before.rows.reverse(), ...after.rows]);
       }),

@@ -71,6 +71,7 @@ const memoryFromRow = (row: MemoryRow): Memory => ({ ...row, tags: JSON.parse(ro
 
 /** Memories on SQLite: every write through group commit, search on an FTS5 index. */
 export class SqliteMemoryStore implements MemoryStore {
+  readonly relevanceHasIdf = true; // FTS5's bm25
   private readonly stmt;
 
   constructor(
@@ -141,6 +142,17 @@ export class SqliteMemoryStore implements MemoryStore {
          UNION ALL
          SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
            WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) > (@occurred_at, @id)
+           ORDER BY occurred_at, id LIMIT @n)`,
+      ),
+      // The brain's memories nearest in time, in one statement as `around`; memories_by_occurrence
+      // walks occurred_at, so the range is written on it alone and id only breaks its ties.
+      nearest: prepared<MemoryRow & { side: number }>(
+        `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM memories
+           WHERE brain_id = @brain_id AND occurred_at <= @occurred_at AND (occurred_at < @occurred_at OR id < @id)
+           ORDER BY occurred_at DESC, id DESC LIMIT @n)
+         UNION ALL
+         SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
+           WHERE brain_id = @brain_id AND occurred_at >= @occurred_at AND (occurred_at > @occurred_at OR id > @id)
            ORDER BY occurred_at, id LIMIT @n)`,
       ),
       promotedSnapshots: prepared<SnapshotRow>(
@@ -251,19 +263,37 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
+    return this.aroundEach(
+      anchors.filter((a) => a.session_id !== null),
+      n,
+      (anchor) => this.stmt.around().all({ ...this.anchorAt(brainId, anchor, n), session_id: anchor.session_id }),
+    );
+  }
+
+  async nearestInTime(brainId: string, anchors: readonly Memory[], n: number) {
+    return this.aroundEach(
+      anchors.filter((a) => a.session_id === null),
+      n,
+      (anchor) => this.stmt.nearest().all(this.anchorAt(brainId, anchor, n)),
+    );
+  }
+
+  private anchorAt(brainId: string, anchor: Memory, n: number) {
+    return { brain_id: brainId, occurred_at: anchor.occurred_at, id: anchor.id, n };
+  }
+
+  /** Each anchor's rows (side 0 newest first, side 1 oldest first), oldest first, in one read transaction. */
+  private aroundEach(
+    anchors: readonly Memory[],
+    n: number,
+    read: (anchor: Memory) => (MemoryRow & { side: number })[],
+  ): Map<string, Memory[]> {
     const context = new Map<string, Memory[]>();
     if (n <= 0) return context;
     this.db.transaction(() => {
       for (const anchor of anchors) {
-        if (anchor.session_id === null || context.has(anchor.id)) continue;
-        const at = {
-          brain_id: brainId,
-          session_id: anchor.session_id,
-          occurred_at: anchor.occurred_at,
-          id: anchor.id,
-          n,
-        };
-        const rows = this.stmt.around().all(at);
+        if (context.has(anchor.id)) continue;
+        const rows = read(anchor);
         const before = rows.filter((r) => r.side === 0).reverse();
         const after = rows.filter((r) => r.side === 1);
         context.set(

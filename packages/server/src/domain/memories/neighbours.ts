@@ -1,0 +1,66 @@
+import type { Memory } from '../../model.js';
+import type { MemoryStore } from '../../store/memory-store.js';
+
+/**
+ * Memories with a speaker written without a session this close together in time are turns of
+ * one conversation for ranking: an agent that remembers a conversation turn by turn writes them
+ * seconds or minutes apart, and a pause longer than this ends it.
+ */
+export const CONVERSATION_GAP_MS = 30 * 60 * 1000;
+
+/** Earlier in a conversation's order: by occurred_at, then id (ids sort by creation time). */
+export const isBefore = (a: Memory, b: Memory) =>
+  a.occurred_at < b.occurred_at || (a.occurred_at === b.occurred_at && a.id < b.id);
+
+/**
+ * The turns around each anchor that memory ranking reads (up to `n` each side, oldest first): a
+ * memory's session when it has one; without one, when it has a speaker (a turn, not a note), the
+ * brain's memories just before and after it that have a speaker and no session either, each
+ * within CONVERSATION_GAP_MS of the next (docs/ranking.md, "Memory search"). A memory with neither
+ * has no neighbours: notes written one after another need not be about the same thing. `context`
+ * in search results stays the session's (design §12.3).
+ */
+export async function conversationNeighbours(
+  store: MemoryStore,
+  brainId: string,
+  anchors: readonly Memory[],
+  n: number,
+): Promise<Map<string, Memory[]>> {
+  const [bySession, byTime] = await Promise.all([
+    store.sessionContext(brainId, anchors, n),
+    store.nearestInTime(
+      brainId,
+      anchors.filter((a) => a.speaker !== null),
+      n,
+    ),
+  ]);
+  for (const [id, near] of byTime) {
+    const anchor = anchors.find((a) => a.id === id) as Memory;
+    bySession.set(id, sameConversation(anchor, near));
+  }
+  return bySession;
+}
+
+/** The memories nearest the anchor in time (oldest first) that continue its conversation. */
+function sameConversation(anchor: Memory, near: readonly Memory[]): Memory[] {
+  const before = near.filter((m) => isBefore(m, anchor)).reverse();
+  const after = near.filter((m) => isBefore(anchor, m));
+  return [...continuing(anchor, before).reverse(), ...continuing(anchor, after)];
+}
+
+/** The run of `side` (nearest first) of turns without a session and without a pause longer than the gap. */
+function continuing(anchor: Memory, side: readonly Memory[]): Memory[] {
+  const run: Memory[] = [];
+  let last = anchor;
+  for (const m of side) {
+    if (
+      m.session_id !== null ||
+      Math.abs(Date.parse(m.occurred_at) - Date.parse(last.occurred_at)) > CONVERSATION_GAP_MS
+    ) {
+      break;
+    }
+    run.push(m);
+    last = m;
+  }
+  return run;
+}
