@@ -44,6 +44,21 @@ export interface KnowledgeWrite {
   memories?: Memory[];
   /** A memory promoted into the snapshots (POST /v1/memories/:id/crystallize); checked first. */
   promotion?: MemoryPromotion;
+  /**
+   * The job whose output this is: recorded as the job's `written` (JobOutput: `draft` and the
+   * edges made) in the same transaction, which is refused (JobOutputRefused) unless `owner`
+   * still holds the running job and nothing was recorded yet. So the output and the job's
+   * knowledge of it commit together, and once.
+   */
+  job?: JobWrite;
+}
+
+/** Who writes a job's output, and the result as known before the write (KnowledgeWrite.job). */
+export interface JobWrite {
+  id: string;
+  /** The runner holding the job's lease (JobStore). */
+  owner: string;
+  draft: unknown;
 }
 
 /** A pending capture with what accepting it needs: the source type of its run. */

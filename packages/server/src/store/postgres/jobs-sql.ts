@@ -39,3 +39,6 @@ export const JOBS_SQL = `
   );
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
 `;
+
+/** Migration 13, as SQLite's (sqlite/jobs-sql.ts): what a job's work wrote, set with its output. */
+export const JOB_WRITTEN_SQL = `ALTER TABLE jobs ADD COLUMN written text;`;

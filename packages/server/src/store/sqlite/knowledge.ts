@@ -2,6 +2,7 @@ import { notFound } from '../../errors.js';
 import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Page, PageOf } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
 import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { JobOutputRefused, type JobOutput } from '../job-store.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
 import { MemoryPromotionLost } from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
@@ -60,6 +61,10 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
            AND NOT EXISTS (SELECT 1 FROM edge_tombstones WHERE source_id = @pair_source AND target_id = @pair_target
                                                             AND edge_type = @edge_type)
          ON CONFLICT DO NOTHING`,
+      ),
+      recordJobOutput: prepared<never>(
+        `UPDATE jobs SET written = @written
+         WHERE id = @id AND lease_owner = @owner AND status = 'running' AND written IS NULL`,
       ),
       insertRun: prepared<never>(
         `INSERT INTO crystallize_runs (id, account_id, brain_id, status, source_type, agent_id, session_id, snapshot_ids,
@@ -182,6 +187,11 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         const [pair_source, pair_target] = canonicalPair(edge);
         return this.stmt.insertAutoEdge().run({ ...edge, account_id, pair_source, pair_target }).changes > 0;
       });
+      if (w.job) {
+        const written = JSON.stringify({ draft: w.job.draft, edges } satisfies JobOutput);
+        const recorded = this.stmt.recordJobOutput().run({ id: w.job.id, owner: w.job.owner, written });
+        if (recorded.changes === 0) throw new JobOutputRefused(w.job.id);
+      }
       return { edges };
     });
   }
