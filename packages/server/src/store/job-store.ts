@@ -46,6 +46,18 @@ export interface JobOutput<Draft = unknown> {
   edges: Edge[];
 }
 
+/** Who writes a job's output, and the result as known before the write (KnowledgeWrite.job). */
+export interface JobWrite {
+  id: string;
+  /** The runner holding the job's lease (JobStore). */
+  owner: string;
+  draft: unknown;
+}
+
+/** The `written` column's text for a job's output write that made `edges`. */
+export const jobOutputText = (job: JobWrite, edges: Edge[]): string =>
+  JSON.stringify({ draft: job.draft, edges } satisfies JobOutput);
+
 /** Which of an account's jobs to list (GET /v1/jobs, design §14.3). */
 export interface JobFilter {
   status?: JobStatus | undefined;

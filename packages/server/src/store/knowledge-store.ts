@@ -10,6 +10,7 @@ import type {
   PageOf,
   Snapshot,
 } from '../model.js';
+import type { JobWrite } from './job-store.js';
 import type { MemoryPromotion } from './memory-store.js';
 import type { ParsedQuery } from './search-store.js';
 
@@ -51,14 +52,6 @@ export interface KnowledgeWrite {
    * knowledge of it commit together, and once.
    */
   job?: JobWrite;
-}
-
-/** Who writes a job's output, and the result as known before the write (KnowledgeWrite.job). */
-export interface JobWrite {
-  id: string;
-  /** The runner holding the job's lease (JobStore). */
-  owner: string;
-  draft: unknown;
 }
 
 /** A pending capture with what accepting it needs: the source type of its run. */

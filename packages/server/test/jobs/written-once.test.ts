@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { JOB_KINDS } from '../../src/background/index.js';
@@ -6,7 +9,9 @@ import { isoTime } from '../../src/clock.js';
 import type { JobInput } from '../../src/domain/jobs/jobs.js';
 import type { JobResponse } from '../../src/domain/jobs/index.js';
 import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+import type { JobRecord } from '../../src/store/job-store.js';
 import { prose } from '../compute/prose.js';
+import { exportText, fillBrain } from '../transfer/support.js';
 import { ASYNC, waitForJob } from './support.js';
 
 /**
@@ -65,13 +70,52 @@ async function allSnapshots(api: TestApi, key: TestKey): Promise<{ id: string; s
   return all;
 }
 
+/** Claims the job as runner `owner` and runs its kind's work as the runner would. */
+async function claimAndRun(api: TestApi, kind: string, jobId: string, owner: string): Promise<JobResponse> {
+  const { domain } = api.app;
+  await sleep(5); // past the previous claim's lease of 1 ms
+  const [job] = await domain.store.jobs.claim(owner, [kind], 1, 1, isoTime(Date.now()));
+  assert.equal(job?.id, jobId, `${owner} claims the job`);
+  return runClaimed(api, job, owner);
+}
+
+/** Runs a claimed job's work as runner `owner`, without recording its outcome. */
+function runClaimed(api: TestApi, job: JobRecord, owner: string): Promise<JobResponse> {
+  const input = JSON.parse(job.input) as JobInput;
+  return (JOB_KINDS[job.kind] as (typeof JOB_KINDS)[string])({
+    domain: api.app.domain,
+    input: input.body,
+    principal: input.principal,
+    progress: () => undefined,
+    signal: new AbortController().signal,
+    job: { id: job.id, owner, written: job.written === null ? undefined : JSON.parse(job.written) },
+  });
+}
+
+/** A runner of another app on the database finishes the job; returns the job as the API shows it. */
+async function rerun(api: TestApi, key: TestKey, jobId: string): Promise<any> {
+  const other = await connectTestApi(api.databasePath, { jobs: { leaseMs: 1000, maxAttempts: 5 } });
+  try {
+    const job = await waitForJob(other.request, key, jobId);
+    assert.equal(job.status, 'succeeded', JSON.stringify(job.error ?? job));
+    return job;
+  } finally {
+    await other.close();
+  }
+}
+
 describe("jobs: a job's result names what was written, when its runner died after writing it", () => {
   let api: TestApi;
+  let uploads: string;
   before(async () => {
     // No runner of its own: the jobs it queues wait for the runners the tests play.
-    api = await startTestApi({ backgroundWork: false });
+    uploads = mkdtempSync(join(tmpdir(), 'snapgraph-uploads-'));
+    api = await startTestApi({ backgroundWork: false, imports: { maxBytes: 1024 * 1024, dir: uploads } });
   });
-  after(() => api.close());
+  after(async () => {
+    await api.close();
+    rmSync(uploads, { recursive: true, force: true });
+  });
 
   for (const k of KINDS) {
     it(`${k.kind}: a runner that lost the job writes nothing; the rerun answers with the output of the run that wrote`, async () => {
@@ -80,39 +124,12 @@ describe("jobs: a job's result names what was written, when its runner died afte
       assert.equal(queued.status, 202, JSON.stringify(queued.body));
       const jobId = queued.body.data.job_id as string;
       const { domain } = api.app;
-      const run = JOB_KINDS[k.kind] as (typeof JOB_KINDS)[string];
-
-      // Claims the job as runner `owner`, with a lease that runs out at once, and runs its work.
-      const claimAndRun = async (owner: string): Promise<JobResponse> => {
-        await sleep(5); // past the previous claim's lease of 1 ms
-        const [job] = await domain.store.jobs.claim(owner, [k.kind], 1, 1, isoTime(Date.now()));
-        assert.equal(job?.id, jobId, `${owner} claims the job`);
-        const input = JSON.parse(job.input) as JobInput;
-        const written = job.written === null ? undefined : JSON.parse(job.written);
-        return run({
-          domain,
-          input: input.body,
-          principal: input.principal,
-          progress: () => undefined,
-          signal: new AbortController().signal,
-          job: { id: jobId, owner, written },
-        });
-      };
 
       // Runner A stalls past its lease; runner B claims the job; A's write is then refused whole.
-      const stalled = await domain.store.jobs.claim('run_stalled', [k.kind], 1, 1, isoTime(Date.now()));
-      assert.equal(stalled[0]?.id, jobId);
-      const input = JSON.parse(stalled[0].input) as JobInput;
-      const b = claimAndRun('run_b');
-      const late = run({
-        domain,
-        input: input.body,
-        principal: input.principal,
-        progress: () => undefined,
-        signal: new AbortController().signal,
-        job: { id: jobId, owner: 'run_stalled', written: undefined },
-      });
-      await assert.rejects(late, { name: 'JobOutputRefused' });
+      const [stalled] = await domain.store.jobs.claim('run_stalled', [k.kind], 1, 1, isoTime(Date.now()));
+      assert.equal(stalled?.id, jobId);
+      const b = claimAndRun(api, k.kind, jobId, 'run_b');
+      await assert.rejects(runClaimed(api, stalled, 'run_stalled'), { name: 'JobOutputRefused' });
 
       // B writes the output, and dies before recording the job's result.
       const first = await b;
@@ -123,27 +140,53 @@ describe("jobs: a job's result names what was written, when its runner died afte
       assert.equal(before.length, count, 'only the run that held the job wrote');
 
       // A runner of another app takes the job over once B's lease ran out, and finishes it.
-      const other = await connectTestApi(api.databasePath, { jobs: { leaseMs: 1000, maxAttempts: 5 } });
-      try {
-        const job = await waitForJob(other.request, key, jobId);
-        assert.equal(job.status, 'succeeded', JSON.stringify(job.error ?? job));
-        assert.deepEqual(job.result, written, "the job's result is the answer of the run that wrote");
-        assert.equal(k.count(job.result), count);
+      const job = await rerun(api, key, jobId);
+      assert.deepEqual(job.result, written, "the job's result is the answer of the run that wrote");
+      assert.equal(k.count(job.result), count);
 
-        // The result's id owns every snapshot of the brain: nothing was written twice.
-        const origin = k.origin(job.result);
-        const after = await allSnapshots(api, key);
-        assert.deepEqual(after.map((s) => s.id).sort(), before.map((s) => s.id).sort());
-        for (const s of after) assert.equal(s.source_id, origin, 'a snapshot of another run of the job');
-        if (k.owned) assert.deepEqual((await k.owned(api, key, origin)).sort(), after.map((s) => s.id).sort());
+      // The result's id owns every snapshot of the brain: nothing was written twice.
+      const origin = k.origin(job.result);
+      const after = await allSnapshots(api, key);
+      assert.deepEqual(after.map((s) => s.id).sort(), before.map((s) => s.id).sort());
+      for (const s of after) assert.equal(s.source_id, origin, 'a snapshot of another run of the job');
+      if (k.owned) assert.deepEqual((await k.owned(api, key, origin)).sort(), after.map((s) => s.id).sort());
 
-        // Finished: what the write recorded is cleared, the result holds it.
-        const stored = await domain.store.jobs.get(key.accountId, jobId);
-        assert.equal(stored?.written, null);
-        assert.equal(stored?.attempts, 3);
-      } finally {
-        await other.close();
-      }
+      // Finished: what the write recorded is cleared, the result holds it.
+      const stored = await domain.store.jobs.get(key.accountId, jobId);
+      assert.equal(stored?.written, null);
+      assert.equal(stored?.attempts, 3);
     });
   }
+
+  it('import: the rerun of an import whose last batch committed answers with its counts, its file gone', async () => {
+    const key = await api.newKey();
+    const source = await startTestApi({ backgroundWork: false });
+    let file: string;
+    try {
+      const owner = await source.newKey();
+      await fillBrain(source, owner);
+      file = await exportText(source, owner, owner.brainId);
+    } finally {
+      await source.close();
+    }
+    const accepted = await api.request('POST', '/v1/brains/import', {
+      key,
+      rawBody: file,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const jobId = accepted.body.data.job_id as string;
+
+    // The first run imports everything, removes the upload, and dies before the job's result.
+    const first = await claimAndRun(api, 'import', jobId, 'run_b');
+    const written = JSON.parse(JSON.stringify(first.body));
+    assert.ok(written.counts.snapshot > 0, JSON.stringify(written));
+    assert.deepEqual(readdirSync(uploads), [], 'the upload is removed by the run that imported it');
+
+    const job = await rerun(api, key, jobId);
+    assert.deepEqual(job.result, written);
+    const brain = await api.request('GET', `/v1/brains/${written.brain_id}`, { key });
+    assert.equal(brain.status, 200);
+    assert.equal(brain.body.data.snapshot_count, written.counts.snapshot);
+  });
 });

@@ -13,8 +13,7 @@ import type {
   Snapshot,
 } from '../../model.js';
 import type { ChatUsage } from '../../providers/index.js';
-import type { JobOutput } from '../../store/job-store.js';
-import type { JobWrite } from '../../store/knowledge-store.js';
+import type { JobOutput, JobWrite } from '../../store/job-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
