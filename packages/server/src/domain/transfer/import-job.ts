@@ -2,8 +2,7 @@ import { rm } from 'node:fs/promises';
 import { resolveBrainId } from '../brains.js';
 import type { JobFunction } from '../jobs/index.js';
 import { AppError, type ErrorDetails } from '../../errors.js';
-import type { ImportSource } from './import.js';
-import { importAnswer } from './import.js';
+import { importAnswer, type ImportSource } from './import.js';
 import { importFile, ImportRejected, importSource } from './index.js';
 
 /** What an import job keeps of its request (design §15.3). */
