@@ -27,23 +27,24 @@ export { JobRunner, type JobRunnerOptions } from './job-runner.js';
 
 /**
  * Every kind of job, by the name queueJob (http/jobs.ts) is given: the route's own work, its
- * result the body the synchronous route would have answered.
+ * result the body the synchronous route would have answered. Given `job`, each work records
+ * its output as the job's in its own write, and a rerun answers with that (JobRun).
  */
 export const JOB_KINDS: Readonly<Record<string, JobFunction>> = {
   // POST /v1/crystallize (http/routes/crystallize.ts).
-  crystallize: async ({ domain, principal, input, progress, signal }) => ({
+  crystallize: async ({ domain, principal, input, progress, signal, job }) => ({
     status: 201,
-    body: await crystallize(domain, principal, input as CrystallizeInput, { progress, signal }),
+    body: await crystallize(domain, principal, input as CrystallizeInput, { progress, signal, job }),
   }),
   // POST /v1/ingest (http/routes/ingest.ts).
-  ingest: async ({ domain, principal, input, progress, signal }) => ({
+  ingest: async ({ domain, principal, input, progress, signal, job }) => ({
     status: 201,
-    body: await ingest(domain, principal, input as IngestInput, { progress, signal }),
+    body: await ingest(domain, principal, input as IngestInput, { progress, signal, job }),
   }),
   // POST /v1/specific-knowledge/ingest (http/routes/knowledge.ts).
-  'knowledge.ingest': async ({ domain, principal, input, progress, signal }) => ({
+  'knowledge.ingest': async ({ domain, principal, input, progress, signal, job }) => ({
     status: 201,
-    body: await ingestKnowledge(domain, principal, input as KnowledgeIngestInput, { progress, signal }),
+    body: await ingestKnowledge(domain, principal, input as KnowledgeIngestInput, { progress, signal, job }),
   }),
   // POST /v1/brains/import (http/routes/brain-import.ts): the uploaded file, checked then written.
   import: runImportJob,

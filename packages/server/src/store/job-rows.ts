@@ -8,7 +8,7 @@ export interface JobRow extends Omit<JobRecord, 'progress'> {
 }
 
 export const JOB_COLUMNS =
-  'id, account_id, key_id, kind, status, progress_phase, progress_done, progress_total, input, result, error, attempts, created_at, updated_at';
+  'id, account_id, key_id, kind, status, progress_phase, progress_done, progress_total, input, result, error, written, attempts, created_at, updated_at';
 
 export function jobFromRow(row: JobRow): JobRecord {
   return {
@@ -21,6 +21,7 @@ export function jobFromRow(row: JobRow): JobRecord {
     input: row.input,
     result: row.result,
     error: row.error,
+    written: row.written ?? null,
     attempts: Number(row.attempts),
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -3,7 +3,7 @@
  * (design §14, §3.8): the `jobs` and `idempotency_keys` tables of migration 5, on both stores.
  */
 
-import type { Page, PageOf } from '../model.js';
+import type { Edge, Page, PageOf } from '../model.js';
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -27,10 +27,36 @@ export interface JobRecord {
   result: string | null;
   /** The error body, when failed. */
   error: string | null;
+  /**
+   * What the job's work wrote (JobOutput as JSON), recorded in the transaction of that write;
+   * null before it, and again once the job has ended (its result holds the same).
+   */
+  written: string | null;
   attempts: number;
   created_at: string;
   updated_at: string;
 }
+
+/**
+ * A job's output as its work's own write records it (KnowledgeWrite.job): the result as known
+ * before the write, and the automatic edges the write made (which only the write knows).
+ */
+export interface JobOutput<Draft = unknown> {
+  draft: Draft;
+  edges: Edge[];
+}
+
+/** Who writes a job's output, and the result as known before the write (KnowledgeWrite.job). */
+export interface JobWrite {
+  id: string;
+  /** The runner holding the job's lease (JobStore). */
+  owner: string;
+  draft: unknown;
+}
+
+/** The `written` column's text for a job's output write that made `edges`. */
+export const jobOutputText = (job: JobWrite, edges: Edge[]): string =>
+  JSON.stringify({ draft: job.draft, edges } satisfies JobOutput);
 
 /** Which of an account's jobs to list (GET /v1/jobs, design §14.3). */
 export interface JobFilter {
@@ -65,7 +91,7 @@ export interface JobStore {
   /** Extends the lease; false when `owner` no longer holds it. */
   renew(id: string, owner: string, leaseMs: number): Promise<boolean>;
   setProgress(id: string, owner: string, progress: JobProgress, now: string): Promise<boolean>;
-  /** Records the outcome and ends the lease; false (nothing written) when `owner` lost it. */
+  /** Records the outcome (clearing `written`) and ends the lease; false (nothing written) when `owner` lost it. */
   finish(id: string, owner: string, outcome: JobOutcome, progress: JobProgress, now: string): Promise<boolean>;
   /** Gives the job back to the queue (shutdown): the attempt does not count. */
   release(id: string, owner: string, now: string): Promise<void>;
@@ -102,4 +128,16 @@ export interface IdempotencyStore {
   release(accountId: string, key: string, token: string): Promise<void>;
   /** Deletes rows created before `before`; returns how many. */
   purge(before: string): Promise<number>;
+}
+
+/**
+ * A job's output write refused (KnowledgeWrite.job): its runner no longer holds the lease (it
+ * stalled and another runner took the job), or an earlier run already wrote the output. The
+ * whole write is rolled back: a job's output is written once, by a runner that holds it.
+ */
+export class JobOutputRefused extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId}: not written, the runner no longer holds the job or its output is already written`);
+    this.name = 'JobOutputRefused';
+  }
 }

@@ -10,6 +10,7 @@ import type {
   PageOf,
   Snapshot,
 } from '../model.js';
+import type { JobWrite } from './job-store.js';
 import type { MemoryPromotion } from './memory-store.js';
 import type { ParsedQuery } from './search-store.js';
 
@@ -44,6 +45,13 @@ export interface KnowledgeWrite {
   memories?: Memory[];
   /** A memory promoted into the snapshots (POST /v1/memories/:id/crystallize); checked first. */
   promotion?: MemoryPromotion;
+  /**
+   * The job whose output this is: recorded as the job's `written` (JobOutput: `draft` and the
+   * edges made) in the same transaction, which is refused (JobOutputRefused) unless `owner`
+   * still holds the running job and nothing was recorded yet. So the output and the job's
+   * knowledge of it commit together, and once.
+   */
+  job?: JobWrite;
 }
 
 /** A pending capture with what accepting it needs: the source type of its run. */

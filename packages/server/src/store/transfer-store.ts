@@ -3,6 +3,8 @@
  * new kind of record (memories, knowledge) needs a description and no new store code.
  */
 
+import type { JobWrite } from './job-store.js';
+
 /** How a column is held: the stores translate these to and from their own types. */
 export type ColumnKind = 'text' | 'number' | 'boolean' | 'json' | 'time';
 
@@ -49,9 +51,10 @@ export interface TransferStore {
   /**
    * Writes batches of rows in one transaction, skipping rows whose key (or another unique
    * constraint) is already taken, and records the checkpoint in the same transaction: an
-   * import killed at any moment resumes from the last batch that committed.
+   * import killed at any moment resumes from the last batch that committed. With `job`, the
+   * job's output is recorded in the same transaction too, as a knowledge write's (JobWrite).
    */
-  writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void>;
+  writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint, job?: JobWrite): Promise<void>;
   checkpoint(id: string): Promise<ImportCheckpoint | undefined>;
   /** Of `ids`, those that a row of `shape`'s table (any account's) already has as its `id`. */
   takenIds(shape: TableShape, ids: string[]): Promise<string[]>;

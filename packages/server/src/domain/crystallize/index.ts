@@ -13,10 +13,12 @@ import type {
   Snapshot,
 } from '../../model.js';
 import type { ChatUsage } from '../../providers/index.js';
+import type { JobOutput, JobWrite } from '../../store/job-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { compute } from '../compute/index.js';
+import type { JobRun } from '../jobs/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { noEdgeReason } from './edges-meta.js';
 import { newSnapshot } from '../snapshots.js';
@@ -42,6 +44,14 @@ export interface CrystallizeInput {
 export interface WorkOptions {
   signal?: AbortSignal | undefined;
   progress?: ((p: { phase: string; done: number; total: number }) => void) | undefined;
+  /** Run as this job: the output is recorded as the job's, and a rerun answers from it (JobRun). */
+  job?: JobRun | undefined;
+}
+
+/** What a run knows of its answer before its write: all but the automatic edges the write makes. */
+interface CrystallizeDraft {
+  result: CrystallizeResult;
+  autoLink: boolean;
 }
 
 export interface CrystallizeResult {
@@ -64,6 +74,7 @@ export async function crystallize(
   input: CrystallizeInput,
   options: WorkOptions = {},
 ): Promise<CrystallizeResult> {
+  if (options.job?.written) return answer(options.job.written as JobOutput<CrystallizeDraft>);
   const started = performance.now();
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const text = input.text.trim();
@@ -107,9 +118,11 @@ export async function crystallize(
     run.capture_ids = captures.map((c) => c.id);
     Object.assign(run.meta, { edgeCount: 0, noEdgeReason: noEdgeReason({ review: true }) });
     run.meta.durationMs = Math.round(performance.now() - started);
-    await domain.store.knowledge.write(principal.accountId, { run, captures });
+    const result = { data: { snapshots: [], count: 0, edges: [], captures }, usage, meta: run.meta, run_id: runId };
+    const draft: CrystallizeDraft = { result, autoLink: false };
+    await domain.store.knowledge.write(principal.accountId, { run, captures, job: jobWrite(options, draft) });
     options.progress?.({ phase: 'crystallize', done: final.length, total: final.length });
-    return { data: { snapshots: [], count: 0, edges: [], captures }, usage, meta: run.meta, run_id: runId };
+    return result;
   }
 
   const snapshots = final.map((fields) =>
@@ -119,26 +132,46 @@ export async function crystallize(
     input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   run.snapshot_ids = snapshots.map((s) => s.id);
   // The stored run counts the edges proposed; the store leaves out only those that an edge or a
-  // tombstone made during the run forbids, and the answer below counts what it wrote.
-  const reason = (written: number) =>
-    noEdgeReason({
-      autoLink: input.auto_link !== false,
-      snapshots: snapshots.length,
-      proposed: proposed.length,
-      written,
-    });
+  // tombstone made during the run forbids, and the answer (answer()) counts what it wrote.
+  const autoLink = input.auto_link !== false;
   run.meta.edgeCount = proposed.length;
-  const before = reason(proposed.length);
+  const before = noEdgeReason({
+    autoLink,
+    snapshots: snapshots.length,
+    proposed: proposed.length,
+    written: proposed.length,
+  });
   if (before !== undefined) run.meta.noEdgeReason = before;
   run.meta.durationMs = Math.round(performance.now() - started);
   options.signal?.throwIfAborted();
-  const { edges } = await domain.store.knowledge.write(principal.accountId, { snapshots, autoEdges: proposed, run });
-  const meta = { ...run.meta, edgeCount: edges.length };
-  const after = reason(edges.length);
-  if (after !== undefined) meta.noEdgeReason = after;
+  const draft: CrystallizeDraft = {
+    result: { data: { snapshots, count: snapshots.length, edges: [] }, usage, meta: run.meta, run_id: runId },
+    autoLink,
+  };
+  const { edges } = await domain.store.knowledge.write(principal.accountId, {
+    snapshots,
+    autoEdges: proposed,
+    run,
+    job: jobWrite(options, draft),
+  });
   domain.background?.nudge();
   options.progress?.({ phase: 'crystallize', done: snapshots.length, total: snapshots.length });
-  return { data: { snapshots, count: snapshots.length, edges }, usage, meta, run_id: runId };
+  return answer({ draft, edges });
+}
+
+/** A job's output write (KnowledgeWrite.job) when the work runs as a job. */
+export const jobWrite = (options: WorkOptions, draft: unknown): JobWrite | undefined =>
+  options.job && { id: options.job.id, owner: options.job.owner, draft };
+
+/** A run's answer: its draft with the automatic edges its write made, and their count. */
+function answer({ draft, edges }: JobOutput<CrystallizeDraft>): CrystallizeResult {
+  const { result, autoLink } = draft;
+  if (result.data.captures) return result;
+  const meta = { ...result.meta, edgeCount: edges.length };
+  const proposed = result.meta.edgeCount ?? 0;
+  const after = noEdgeReason({ autoLink, snapshots: result.data.count, proposed, written: edges.length });
+  if (after !== undefined) meta.noEdgeReason = after;
+  return { ...result, data: { ...result.data, edges }, meta };
 }
 
 /**

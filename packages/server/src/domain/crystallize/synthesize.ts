@@ -2,6 +2,7 @@ import type { ProposedSnapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { PROPOSED_TEXT_FIELDS } from './proposal.js';
 import { CandidateSearch } from '../linking/candidates.js';
+import { SimilarSets } from './similar-sets.js';
 import { wordCosine, wordSet } from '../linking/resemblance.js';
 
 /**
@@ -16,24 +17,31 @@ const KNOWN_CANDIDATES = 5;
 
 const wordsOf = (p: Pick<ProposedSnapshot, 'name' | 'core'>) => wordSet(`${p.name}\n${p.core}`);
 
-/** Within one text: near-duplicates merged into the first of them (tags joined, missing fields filled). */
+/**
+ * Within one text: near-duplicates merged into the first of them (tags joined, missing fields
+ * filled). Each insight is compared only with the kept ones that share one of its rarest words
+ * (SimilarSets), so a text of thousands of insights costs about as many look-ups, not the square.
+ */
 export function mergeNearDuplicates(proposals: ProposedSnapshot[]): ProposedSnapshot[] {
-  const kept: { proposal: ProposedSnapshot; words: Set<string> }[] = [];
-  for (const proposal of proposals) {
-    const words = wordsOf(proposal);
-    const same = kept.find((k) => wordCosine(k.words, words) >= NEAR_DUPLICATE);
-    if (!same) {
-      kept.push({ proposal: { ...proposal }, words });
-      continue;
+  const words = proposals.map(wordsOf);
+  const index = new SimilarSets(words, NEAR_DUPLICATE);
+  const kept: ProposedSnapshot[] = [];
+  proposals.forEach((proposal, i) => {
+    const own = words[i] as Set<string>;
+    const same = index.firstSimilar(own);
+    if (same === -1) {
+      index.add(own);
+      kept.push({ ...proposal });
+      return;
     }
-    const first = same.proposal;
+    const first = kept[same] as ProposedSnapshot;
     first.tags = [...new Set([...first.tags, ...proposal.tags])].slice(0, 50);
     for (const field of PROPOSED_TEXT_FIELDS) {
       first[field] ??= proposal[field] ?? null;
     }
     first.significance_score = Math.max(first.significance_score, proposal.significance_score);
-  }
-  return kept.map((k) => k.proposal);
+  });
+  return kept;
 }
 
 /**
@@ -83,8 +91,9 @@ export async function dropPending(
     pending.push(...page.rows.map((capture) => wordsOf(capture.snapshot)));
     if (page.rows.length < 100) break;
   }
-  return proposals.filter((proposal) => {
-    const words = wordsOf(proposal);
-    return !pending.some((other) => wordCosine(other, words) >= NEAR_DUPLICATE);
-  });
+  // On the event loop, but through the index: a look-up per insight, not 5,000 comparisons.
+  const words = proposals.map(wordsOf);
+  const index = new SimilarSets([...pending, ...words], NEAR_DUPLICATE);
+  for (const set of pending) index.add(set);
+  return proposals.filter((_, i) => index.firstSimilar(words[i] as Set<string>) === -1);
 }

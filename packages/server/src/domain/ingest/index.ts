@@ -9,9 +9,10 @@ import {
   type Principal,
   type Snapshot,
 } from '../../model.js';
+import type { JobOutput } from '../../store/job-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
-import { clip, proposeFromText, type WorkOptions } from '../crystallize/index.js';
+import { clip, jobWrite, proposeFromText, type WorkOptions } from '../crystallize/index.js';
 import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS } from '../memories/index.js';
@@ -57,6 +58,7 @@ export async function ingest(
   input: IngestInput,
   options: WorkOptions = {},
 ): Promise<IngestResult> {
+  if (options.job?.written) return withEdges(options.job.written as JobOutput<IngestResult>);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const content = input.content.trim();
   const title = input.title?.trim() || null;
@@ -84,10 +86,21 @@ export async function ingest(
   const autoEdges =
     input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   options.signal?.throwIfAborted();
-  const { edges } = await domain.store.knowledge.write(principal.accountId, { snapshots, autoEdges, memories });
+  const draft: IngestResult = {
+    data: { ingestion_id: ingestionId, title, source_type: sourceType, snapshots, memories, edges: [] },
+  };
+  const { edges } = await domain.store.knowledge.write(principal.accountId, {
+    snapshots,
+    autoEdges,
+    memories,
+    job: jobWrite(options, draft),
+  });
   domain.background?.nudge();
-  return { data: { ingestion_id: ingestionId, title, source_type: sourceType, snapshots, memories, edges } };
+  return withEdges({ draft, edges });
 }
+
+/** The answer: the draft with the automatic edges the write made. */
+const withEdges = ({ draft, edges }: JobOutput<IngestResult>): IngestResult => ({ data: { ...draft.data, edges } });
 
 /** The built-in extractor's memories of the text, made valid, each once, with the body's tags. */
 function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[], now: number): Memory[] {

@@ -8,7 +8,9 @@ import type { Domain } from '../context.js';
  * After a renewal the lease is this runner's for a whole JOB_LEASE_MS, far more than one write
  * transaction takes, so no other runner can have claimed the job while the write commits: a
  * runner that lost its lease (it stalled; another took the job over) commits nothing, and the
- * job's output is written once, by the run whose result the job reports.
+ * job's output is written once, by the run whose result the job reports. The output write
+ * checks it once more inside its transaction, where it records the output as the job's
+ * (KnowledgeWrite.job, JobRun).
  */
 export function fencedDomain(domain: Domain, holdLease: () => Promise<void>): Domain {
   const { store } = domain;

@@ -17,7 +17,10 @@
  * A job function that throws an AppError fails the job with that error body; anything else
  * fails it with a 500 INTERNAL body. A job must write its output in one transaction: a job
  * whose process died is run again (up to JOB_MAX_ATTEMPTS claims), and must not leave half of
- * a first run behind. It should stop when `signal` aborts (shutdown: the job is queued again).
+ * a first run behind. That transaction records the output as the job's too (`job` of the
+ * knowledge write, JobRun), so that a rerun after a death between that commit and the job's
+ * result answers with what the first run wrote. It should stop when `signal` aborts (shutdown:
+ * the job is queued again).
  *
  * The runner lives with the other background work (background/job-runner.ts).
  */
@@ -27,6 +30,7 @@ export {
   type JobContext,
   type JobFunction,
   type JobResponse,
+  type JobRun,
 } from './registry.js';
 export { enqueueJob, getJob, listJobs, type JobView } from './jobs.js';
 export { runClaimedJob, type RunSettings } from './run.js';

@@ -1,5 +1,5 @@
 import type { Principal } from '../../model.js';
-import type { JobProgress } from '../../store/job-store.js';
+import type { JobOutput, JobProgress } from '../../store/job-store.js';
 import type { Domain } from '../context.js';
 
 /** What a job kind's function is given: the request as it was accepted, and a way to report. */
@@ -14,6 +14,23 @@ export interface JobContext {
   progress: (progress: JobProgress) => void;
   /** Aborted when the process shuts down or the job's lease was lost: stop, write nothing. */
   signal: AbortSignal;
+  /** Which job this is, for a work whose output write is the job's (KnowledgeWrite.job). */
+  job: JobRun;
+}
+
+/**
+ * A job as its work sees it. A work that writes its output with `job` (store/knowledge-store.ts)
+ * records that output in the same transaction; when the process died after that commit and
+ * before the job's result was recorded, the job is run again with `written` set, and the work
+ * answers from it rather than working again (its dedup would find everything known, and answer
+ * that nothing was written).
+ */
+export interface JobRun {
+  id: string;
+  /** The runner holding the job's lease: the output write is refused unless it still does. */
+  owner: string;
+  /** What an earlier run of the job wrote, when it died before the job recorded its result. */
+  written: JobOutput | undefined;
 }
 
 /** The synchronous response the work would have given: `result` of the finished job. */

@@ -93,6 +93,7 @@ export async function runClaimedJob(domain: Domain, job: JobRecord, settings: Ru
       principal: input.principal,
       progress: (p) => progress.report(p),
       signal: controller.signal,
+      job: { id: job.id, owner: settings.owner, written: job.written === null ? undefined : JSON.parse(job.written) },
     });
     outcome = { ok: true, ...response };
   } catch (err) {

@@ -13,10 +13,11 @@ import type {
   Snapshot,
   SnapshotType,
 } from '../../model.js';
+import type { JobOutput } from '../../store/job-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { compute } from '../compute/index.js';
-import { clip, dropKnown, type WorkOptions } from '../crystallize/index.js';
+import { clip, dropKnown, jobWrite, type WorkOptions } from '../crystallize/index.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
@@ -100,6 +101,7 @@ export async function ingestKnowledge(
   input: KnowledgeIngestInput,
   options: WorkOptions = {},
 ): Promise<KnowledgeIngestResult> {
+  if (options.job?.written) return withEdges(options.job.written as JobOutput<KnowledgeIngestResult>);
   checkIngestBody(input);
   const content = input.content?.trim() || undefined;
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
@@ -173,12 +175,24 @@ export async function ingestKnowledge(
     updated_at: at,
   };
   options.signal?.throwIfAborted();
-  const { edges } = await domain.store.knowledge.write(principal.accountId, { source, entries, snapshots, autoEdges });
-  domain.background?.nudge();
-  return {
-    data: { source_id: sourceId, title, author, entries_count: entries.length, entries, snapshots, edges },
+  const draft: KnowledgeIngestResult = {
+    data: { source_id: sourceId, title, author, entries_count: entries.length, entries, snapshots, edges: [] },
   };
+  const { edges } = await domain.store.knowledge.write(principal.accountId, {
+    source,
+    entries,
+    snapshots,
+    autoEdges,
+    job: jobWrite(options, draft),
+  });
+  domain.background?.nudge();
+  return withEdges({ draft, edges });
 }
+
+/** The answer: the draft with the automatic edges the write made. */
+const withEdges = ({ draft, edges }: JobOutput<KnowledgeIngestResult>): KnowledgeIngestResult => ({
+  data: { ...draft.data, edges },
+});
 
 /** An entry as snapshot fields: its title the name, its content the core, tags from the request and domain. */
 function asSnapshot(entry: ProposedEntry, tags: string[], domainName: string | null): ProposedSnapshot {

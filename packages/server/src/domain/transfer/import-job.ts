@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { resolveBrainId } from '../brains.js';
 import type { JobFunction } from '../jobs/index.js';
 import { AppError, type ErrorDetails } from '../../errors.js';
-import type { ImportSource } from './import.js';
+import { importAnswer, type ImportSource } from './import.js';
 import { importFile, ImportRejected, importSource } from './index.js';
 
 /** What an import job keeps of its request (design §15.3). */
@@ -24,8 +24,14 @@ const LINES_NAMED = 100;
  * resumable batches), for the caller's account only. Its result is `{ brain_id, counts }`; a file
  * with bad lines fails it with `error.details: [{ line, reason }]` and nothing written.
  */
-export const runImportJob: JobFunction = async ({ domain, principal, input, progress, signal }) => {
+export const runImportJob: JobFunction = async ({ domain, principal, input, progress, signal, job: run }) => {
   const job = input as ImportJobInput;
+  // An earlier run wrote the last batch and died before the job recorded it: its answer, and
+  // the file it may not have removed yet.
+  if (run.written) {
+    await rm(job.file, { force: true });
+    return { status: 200, body: run.written.draft };
+  }
   let keepFile = false;
   try {
     // The brain may have been deleted since the request was accepted.
@@ -36,8 +42,9 @@ export const runImportJob: JobFunction = async ({ domain, principal, input, prog
       accountId: principal.accountId,
       freshBrainId: job.fresh_brain_id,
       onProgress: progress,
+      job: { id: run.id, owner: run.owner },
     });
-    return { status: 200, body: { brain_id: result.brainId, counts: result.counts } };
+    return { status: 200, body: importAnswer(result) };
   } catch (err) {
     // Stopped for a shutdown: the job is queued again and will want its file.
     if (signal.aborted) keepFile = true;

@@ -36,6 +36,8 @@ export interface ImportOptions {
    */
   freshBrainId?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
+  /** Run as this job (POST /v1/brains/import): the last batch records importAnswer as its output. */
+  job?: { id: string; owner: string } | undefined;
 }
 
 export interface ImportResult {
@@ -116,7 +118,8 @@ export async function importFile(
   let batches: { shape: TableShape; rows: Row[] }[] = [];
   let rowsInBatch = 0;
   const flush = async (line: number, finished: boolean) => {
-    await domain.store.transfer.writeRows(batches, { id: runId, linesDone: line, finished });
+    const job = finished && options.job ? { ...options.job, draft: importAnswer(result) } : undefined;
+    await domain.store.transfer.writeRows(batches, { id: runId, linesDone: line, finished }, job);
     batches = [];
     rowsInBatch = 0;
     progress({ phase: 'import', done: recordsUpTo(line), total: records });
@@ -156,6 +159,12 @@ export async function importFile(
   tally(undefined);
   return result;
 }
+
+/** What an import job answers (design §15.3). */
+export const importAnswer = (result: Pick<ImportResult, 'brainId' | 'counts'>) => ({
+  brain_id: result.brainId,
+  counts: result.counts,
+});
 
 /** Passes the lines through, calling `tick` every few thousand of them, and counts records by kind. */
 async function* observe(

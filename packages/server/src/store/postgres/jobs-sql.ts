@@ -39,3 +39,10 @@ export const JOBS_SQL = `
   );
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
 `;
+
+/** Migration 13, as SQLite's (sqlite/jobs-sql.ts): what a job's work wrote, set with its output. */
+export const JOB_WRITTEN_SQL = `ALTER TABLE jobs ADD COLUMN written text;`;
+
+/** As SQLite's RECORD_JOB_OUTPUT: $1 the job, $2 its runner, $3 the output. */
+export const RECORD_JOB_OUTPUT = `UPDATE jobs SET written = $3
+  WHERE id = $1 AND lease_owner = $2 AND status = 'running' AND written IS NULL`;

@@ -4,6 +4,8 @@ import { notFound } from '../../errors.js';
 import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Page, PageOf } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
 import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { JobOutputRefused, jobOutputText } from '../job-store.js';
+import { RECORD_JOB_OUTPUT } from './jobs-sql.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
 import { MemoryPromotionLost } from '../memory-store.js';
 import { MEMORY_SQL, memoryValues } from './memories.js';
@@ -29,6 +31,7 @@ const SQL = {
       AND NOT EXISTS (SELECT 1 FROM edges WHERE (source_id = $4 AND target_id = $5) OR (source_id = $5 AND target_id = $4))
       AND NOT EXISTS (SELECT 1 FROM edge_tombstones WHERE source_id = $11 AND target_id = $12 AND edge_type = $6)
     ON CONFLICT DO NOTHING`,
+  knowledgeRecordJobOutput: RECORD_JOB_OUTPUT,
   knowledgeInsertRun: `INSERT INTO crystallize_runs (id, account_id, brain_id, status, source_type, agent_id, session_id,
       snapshot_ids, capture_ids, usage, meta, created_at) VALUES (${placeholders(12)})`,
   knowledgeGetRun: `SELECT id, brain_id, status, source_type, agent_id, session_id, snapshot_ids, capture_ids, usage, meta, created_at
@@ -167,6 +170,11 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
           pairTarget,
         ]);
         if ((result.rowCount ?? 0) > 0) edges.push(e);
+      }
+      if (w.job) {
+        const written = jobOutputText(w.job, edges);
+        const recorded = await run('knowledgeRecordJobOutput', [w.job.id, w.job.owner, written]);
+        if ((recorded.rowCount ?? 0) === 0) throw new JobOutputRefused(w.job.id);
       }
       return { edges };
     });

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { inTransaction } from './queries.js';
+import { JobOutputRefused, jobOutputText, type JobWrite } from '../job-store.js';
 import type { ImportCheckpoint, Row, TableShape, TransferReader, TransferStore } from '../transfer-store.js';
+import { RECORD_JOB_OUTPUT } from './jobs-sql.js';
 
 /** Rows fetched from the cursor at a time: memory stays flat whatever the brain's size. */
 const FETCH_ROWS = 1000;
@@ -74,7 +76,11 @@ export class PostgresTransferStore implements TransferStore {
    * Each batch is one statement: the rows travel as one JSON array that PostgreSQL turns into
    * records of the table's own type (json_populate_recordset), which converts every column.
    */
-  async writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void> {
+  async writeRows(
+    batches: { shape: TableShape; rows: Row[] }[],
+    checkpoint: ImportCheckpoint,
+    job?: JobWrite,
+  ): Promise<void> {
     return inTransaction(this.pool, async (client) => {
       // A batch of 5,000 rows on a busy server may take longer than a request is allowed.
       await client.query(`SET LOCAL statement_timeout = '${BATCH_TIMEOUT}'`);
@@ -99,6 +105,10 @@ export class PostgresTransferStore implements TransferStore {
            updated_at = excluded.updated_at`,
         [checkpoint.id, checkpoint.linesDone, checkpoint.finished],
       );
+      if (job) {
+        const recorded = await client.query(RECORD_JOB_OUTPUT, [job.id, job.owner, jobOutputText(job, [])]);
+        if ((recorded.rowCount ?? 0) === 0) throw new JobOutputRefused(job.id);
+      }
     });
   }
 

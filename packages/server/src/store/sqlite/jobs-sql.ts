@@ -39,3 +39,17 @@ export const JOBS_SQL = `
   ) STRICT;
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
 `;
+
+/**
+ * Migration 13: what a job's work wrote (`{ draft, edges }`, JSON), set in the same transaction
+ * as its output, while the job is still running: a rerun of a job whose runner died after that
+ * commit answers with it instead of working again (domain/jobs/run.ts). Cleared when the job ends.
+ */
+export const JOB_WRITTEN_SQL = `ALTER TABLE jobs ADD COLUMN written TEXT;`;
+
+/**
+ * Records a job's output write (KnowledgeWrite.job) in that write's transaction: only for the
+ * runner that holds the running job, and once. No row changed: the write is refused.
+ */
+export const RECORD_JOB_OUTPUT = `UPDATE jobs SET written = @written
+  WHERE id = @id AND lease_owner = @owner AND status = 'running' AND written IS NULL`;

@@ -51,7 +51,8 @@ export class SqliteJobStore implements JobStore {
          WHERE ${HELD}`,
       ),
       finish: prepared<never>(
-        `UPDATE jobs SET status = @status, result = @result, error = @error, lease_owner = NULL, leased_until = NULL,
+        `UPDATE jobs SET status = @status, result = @result, error = @error, written = NULL, lease_owner = NULL,
+           leased_until = NULL,
            progress_phase = @phase, progress_done = @done, progress_total = @total, updated_at = @now
          WHERE ${HELD}`,
       ),

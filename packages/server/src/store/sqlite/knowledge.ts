@@ -2,6 +2,8 @@ import { notFound } from '../../errors.js';
 import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Page, PageOf } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
 import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { JobOutputRefused, jobOutputText } from '../job-store.js';
+import { RECORD_JOB_OUTPUT } from './jobs-sql.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
 import { MemoryPromotionLost } from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
@@ -61,6 +63,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
                                                             AND edge_type = @edge_type)
          ON CONFLICT DO NOTHING`,
       ),
+      recordJobOutput: prepared<never>(RECORD_JOB_OUTPUT),
       insertRun: prepared<never>(
         `INSERT INTO crystallize_runs (id, account_id, brain_id, status, source_type, agent_id, session_id, snapshot_ids,
            capture_ids, usage, meta, created_at)
@@ -182,6 +185,11 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         const [pair_source, pair_target] = canonicalPair(edge);
         return this.stmt.insertAutoEdge().run({ ...edge, account_id, pair_source, pair_target }).changes > 0;
       });
+      if (w.job) {
+        const written = jobOutputText(w.job, edges);
+        const recorded = this.stmt.recordJobOutput().run({ id: w.job.id, owner: w.job.owner, written });
+        if (recorded.changes === 0) throw new JobOutputRefused(w.job.id);
+      }
       return { edges };
     });
   }

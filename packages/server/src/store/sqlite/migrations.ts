@@ -5,7 +5,7 @@ import { MEMORIES_WHEN_SQL } from './memories-when-sql.js';
 import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
-import { JOBS_SQL } from './jobs-sql.js';
+import { JOB_WRITTEN_SQL, JOBS_SQL } from './jobs-sql.js';
 import { DEFERRED_UPKEEP_MIGRATION_SQL } from './deferred-upkeep-sql.js';
 import { SEARCH_CHANGES_SQL } from './text-index/index.js';
 
@@ -255,5 +255,10 @@ export const sqliteMigrations: Migration[] = [
     version: 12,
     name: 'when a memory happened, its session, and its speaker in the search index',
     sql: MEMORIES_WHEN_SQL,
+  },
+  {
+    version: 13,
+    name: "a job's output, recorded in the transaction that writes it",
+    sql: JOB_WRITTEN_SQL,
   },
 ];

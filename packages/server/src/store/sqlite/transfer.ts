@@ -8,6 +8,8 @@ import type {
   TransferReader,
   TransferStore,
 } from '../transfer-store.js';
+import { JobOutputRefused, jobOutputText, type JobWrite } from '../job-store.js';
+import { RECORD_JOB_OUTPUT } from './jobs-sql.js';
 import { DEFERRED_UPKEEP } from './deferred-upkeep-sql.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
@@ -115,7 +117,11 @@ export class SqliteTransferStore implements TransferStore {
     return statements;
   }
 
-  async writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint): Promise<void> {
+  async writeRows(
+    batches: { shape: TableShape; rows: Row[] }[],
+    checkpoint: ImportCheckpoint,
+    job?: JobWrite,
+  ): Promise<void> {
     this.writes.runAlone(() => {
       // Seen by this transaction only: the triggers leave the search index and counts to the
       // statements below, one per batch instead of several per row (deferred-upkeep-sql.ts).
@@ -148,6 +154,11 @@ export class SqliteTransferStore implements TransferStore {
              updated_at = excluded.updated_at`,
         )
         .run(checkpoint.id, checkpoint.linesDone, checkpoint.finished ? 1 : 0, new Date().toISOString());
+      if (job) {
+        const written = jobOutputText(job, []);
+        const recorded = this.db.prepare(RECORD_JOB_OUTPUT).run({ id: job.id, owner: job.owner, written });
+        if (recorded.changes === 0) throw new JobOutputRefused(job.id);
+      }
       this.db.prepare('DELETE FROM deferred_upkeep WHERE writer = ?').run(IMPORT_WRITER);
     });
   }
