@@ -1,16 +1,11 @@
+import { prng } from '../helpers/prng.js';
+
 /**
  * Made-up English prose of any length, the same for a seed: sentences of common words and a
  * vocabulary of a few thousand invented ones, in paragraphs, as an ordinary long document.
  */
 export function prose(chars: number, seed = 7): string {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   const syllables = ['ka', 'lo', 'mi', 'ren', 'sa', 'tor', 'vel', 'na', 'dri', 'po', 'quen', 'ul', 'bar', 'sti', 'mon'];
   const vocabulary = Array.from({ length: 3000 }, () => {
     const n = 2 + Math.floor(next() * 3);

@@ -6,25 +6,14 @@ import { wordCosine } from '../../src/domain/linking/resemblance.js';
 import { behave, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { insightsAnswer } from '../helpers/fake-insights.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
-
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../helpers/prng.js';
 
 /** A made-up word of its own for each number: no stop word, nothing a stemmer changes. */
 const word = (n: number) => `w${n.toString(36)}q`;
 
 describe('merging near-duplicate insights (issue 34: not every pair)', () => {
   it('the index of rare words finds exactly what comparing with every kept set finds', () => {
-    const next = random(34);
+    const next = prng(34);
     // Sets over a small vocabulary (many shared words), a third of them restatements of an
     // earlier one with a few words changed, added or dropped: cosines on both sides of the threshold.
     const sets: Set<string>[] = [];

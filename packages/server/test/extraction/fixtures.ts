@@ -1,5 +1,7 @@
 // Texts the extraction tests read, and a seeded generator of varied English for property checks.
 
+import { prng } from '../helpers/prng.js';
+
 /** One short paragraph per snapshot type, each stating its type only through cue phrases. */
 export const TYPE_FIXTURES = {
   Rule: [
@@ -113,17 +115,8 @@ Ana: When I was a junior developer, I broke production twice. My lead stayed cal
 Ana: The main database holds about two million customer records.
 Ana: Yeah. Um. Right.`;
 
-/** A small seeded generator (mulberry32): the same seed gives the same text on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator: the same seed gives the same text on every run. */
+export const seededRandom = prng;
 
 const SUBJECTS = [
   'small teams',

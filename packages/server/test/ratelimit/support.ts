@@ -225,17 +225,7 @@ export function assertAdmitted(res: ApiResponse, context = ''): void {
   assert.equal(res.headers['retry-after'], undefined, `${context}: Retry-After only on 429`);
 }
 
-/** mulberry32: a small seeded PRNG, so random phases are reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../helpers/prng.js';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
