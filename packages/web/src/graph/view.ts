@@ -104,6 +104,21 @@ export class GraphView {
     if (graph.order <= SETTLE_IN_PAGE) this.renderer.scheduleRefresh();
     // A small graph is drawn in a frame even without a GPU: it moves as drawn.
     if (graph.order >= PREVIEW_FROM_NODES) this.preview = new CameraPreview(this.renderer);
+    // The user's hand beats our camera moves: a press during the fit after the layout (or a
+    // flight to a search hit) stops that animation, else every frame of it puts the camera back
+    // where the drag has just taken it from. sigma's wheel zoom replaces an animation itself.
+    const stopAnimation = () => this.stopCameraAnimation();
+    this.renderer.getMouseCaptor().on('mousedown', stopAnimation);
+    this.renderer.getTouchCaptor().on('touchdown', stopAnimation);
+  }
+
+  /**
+   * sigma has no call to stop an animation; starting another cancels it, and an empty target
+   * leaves the camera where it is.
+   */
+  private stopCameraAnimation(): void {
+    const camera = this.renderer.getCamera();
+    if (camera.isAnimated()) void camera.animate({}, { duration: 1 });
   }
 
   on(event: 'clickNode', listener: (node: string) => void): void;
