@@ -57,6 +57,7 @@ const SLOW_FIRST = [
  */
 const ONE_BACKEND_ONLY = {
   'test/search/text-index.test.ts': 'sqlite',
+  'test/compute/pool-limits.test.ts': 'sqlite',
   'test/scale-out/key-cache.test.ts': 'postgres',
   'test/scale-out/multi-instance.test.ts': 'postgres',
 };
