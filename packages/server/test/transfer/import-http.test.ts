@@ -143,6 +143,22 @@ describe('POST /v1/brains/import (design §15.3)', () => {
     assert.deepEqual(await brainCounts(target, key, key.brainId), { snapshots: 3, edges: 2 });
   });
 
+  it('a brain exported and imported back into itself with brain_id: its records join it again under new ids', async () => {
+    const key = await target.newKey();
+    await fillBrain(target, key);
+    const own = await exportText(target, key, key.brainId);
+    const into = await imported(target, key, own, `?brain_id=${key.brainId}`);
+    assert.equal(into.status, 'succeeded', JSON.stringify(into.error));
+    assert.equal(into.result.brain_id, key.brainId, 'the named brain, not a new one');
+    assert.deepEqual(await brainCounts(target, key, key.brainId), { snapshots: 6, edges: 4 });
+    const brains = await target.request('GET', '/v1/brains', { key });
+    assert.equal(brains.body.count, 1, 'no other brain was made');
+    // Again: the ids derived from this brain are there already; nothing changes.
+    const twice = await imported(target, key, own, `?brain_id=${key.brainId}`);
+    assert.equal(twice.status, 'succeeded');
+    assert.deepEqual(await brainCounts(target, key, key.brainId), { snapshots: 6, edges: 4 });
+  });
+
   it('another account’s brain, or one that does not exist, is a 404 and queues nothing', async () => {
     const key = await target.newKey();
     const other = await target.newKey();

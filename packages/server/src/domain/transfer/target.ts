@@ -37,7 +37,9 @@ export async function planImport(
   const runIdOf = (brainId: string, how: string) =>
     createHash('sha256').update(`${file.fingerprint}\0${brainId}\0${how}`).digest('hex');
   const { brainId: intoBrainId, accountId: callerAccount } = options;
-  if (intoBrainId !== undefined && intoBrainId !== file.brainId) {
+  // Also when it is the file's own brain: exported and imported back with `--brain`, its records
+  // join it a second time under new ids, as into any other brain.
+  if (intoBrainId !== undefined) {
     const existing = await domain.store.getBrainUnscoped(intoBrainId);
     if (!existing || (callerAccount !== undefined && existing.account_id !== callerAccount)) throw notFound('brain');
     return {
