@@ -73,6 +73,29 @@ describe('Idempotency-Key on POST', () => {
     assert.equal(listed.body.data.filter((m: { content: string }) => m.content === body.content).length, 1);
   });
 
+  it('counts POST /v1/memories/:id/promote as its crystallize, the same route under its alias', async () => {
+    const memory = await api.request('POST', '/v1/memories', {
+      key,
+      body: { content: 'Teams that write the test before the fix ship fewer regressions.' },
+    });
+    assert.equal(memory.status, 201);
+    const id = memory.body.data.id as string;
+    const first = await api.request('POST', `/v1/memories/${id}/crystallize`, {
+      key,
+      body: {},
+      headers: withKey('promote'),
+    });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const again = await api.request('POST', `/api/v1/memories/${id}/promote`, {
+      key,
+      body: {},
+      headers: withKey('promote'),
+    });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.body, first.body);
+  });
+
   it('answers 409 CONFLICT naming the header when the key comes with another body or path', async () => {
     await api.request('POST', '/v1/snapshots', { key, body: snapshotBody({ name: 'A' }), headers: withKey('reused') });
     const otherBody = await api.request('POST', '/v1/snapshots', {

@@ -40,13 +40,20 @@ export function checkIdempotencyKey(value: string | string[]): string {
   return key;
 }
 
+/** Routes with two names (design §12): the alias, then the name it stands for. */
+const ROUTE_ALIASES: readonly [RegExp, string][] = [
+  [/^\/v1\/memories\/remember(?=$|\?)/, '/v1/memories'],
+  [/^(\/v1\/memories\/[^/?]+)\/promote(?=$|\?)/, '$1/crystallize'],
+];
+
 /**
  * What makes two requests the same request: method, path (either API prefix, and either name of
  * a route that has two) and query, and the body's content — parsed JSON with its keys sorted, so
  * the order of fields and the spacing do not matter, but every value does.
  */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  const path = url.replace(/^\/api\/v1\//, '/v1/').replace(/^\/v1\/memories\/remember(?=$|\?)/, '/v1/memories');
+  let path = url.replace(/^\/api\/v1\//, '/v1/');
+  for (const [alias, route] of ROUTE_ALIASES) path = path.replace(alias, route);
   return createHash('sha256')
     .update(`${method} ${path}\n${body === undefined ? '' : stringify(body)}`)
     .digest('base64url');
