@@ -975,6 +975,11 @@ export interface components {
         ImportAccepted: {
             data: components["schemas"]["ImportJob"];
         };
+        /**
+         * ImportFile
+         * Format: binary
+         */
+        ImportFile: string;
         /** ImportJob */
         ImportJob: {
             /** @description job_…: poll GET /v1/jobs/{job_id} (also in Location) */
@@ -3639,7 +3644,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-ndjson": components["schemas"]["ImportFile"];
+                "application/graphml+xml": components["schemas"]["ImportFile"];
+            };
+        };
         responses: {
             /** @description Accepted: the import runs as a job. When it succeeds, its result is `{ brain_id, counts }`; a file with bad lines fails it with `error.details: [{ line, reason }]` (the first 100) and nothing imported. */
             202: {

@@ -29,13 +29,29 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
     .map(([code, status]) => [status, code]),
 );
 
-/** Whatever was thrown, as the one error type the client sees. Unknown failures hide their details. */
-export function toAppError(err: unknown): AppError {
+/** A body limit as a person reads it: "1 MiB", "256 MiB", "1,000 bytes". */
+function sizeText(bytes: number): string {
+  for (const [unit, size] of [
+    ['MiB', 1024 * 1024],
+    ['KiB', 1024],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${(bytes / size).toLocaleString('en-US')} ${unit}`;
+  }
+  return `${bytes.toLocaleString('en-US')} bytes`;
+}
+
+/**
+ * Whatever was thrown, as the one error type the client sees. Unknown failures hide their
+ * details. `bodyLimit`: the route's (1 MiB but for POST /v1/brains/import), named in a 413.
+ */
+export function toAppError(err: unknown, bodyLimit?: number): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ProviderError) return providerAppError(err);
   const error = err as Partial<FastifyError> & { validation?: ErrorObject[]; statusCode?: number };
   if (error.validation) return validationError(problemsFromAjv(error.validation, READ_ONLY_FIELDS));
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimit !== undefined)
+    return new AppError('PAYLOAD_TOO_LARGE', `request body is larger than ${sizeText(bodyLimit)}`);
   if (known) return new AppError(known[0], known[1]);
   const status = error.statusCode ?? 500;
   if (err instanceof SyntaxError && status === 400)
@@ -98,7 +114,7 @@ export function frameworkErrorHandler(getApp: () => FastifyInstance) {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
-    const error = toAppError(err);
+    const error = toAppError(err, request.routeOptions.bodyLimit);
     if (error.code === 'INTERNAL') request.log.error({ err }, 'request failed');
     // The provider's own words stay here, where an operator can read them (see providerAppError).
     if (err instanceof ProviderError) request.log.warn({ err }, 'provider failed');

@@ -52,7 +52,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transform: ({ schema, url }) => {
       const hidden = url.startsWith('/api/') || url.startsWith('/v1/docs');
-      return { schema: hidden ? { ...schema, hide: true } : schema, url };
+      return { schema: hidden ? { ...schema, hide: true } : withUploadBody(schema), url };
     },
     transformObject: (document) =>
       'openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject,
@@ -64,4 +64,17 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   for (const url of ['/v1/openapi.json', '/api/v1/openapi.json']) {
     app.get(url, { schema: { hide: true } }, async () => app.swagger());
   }
+}
+
+/**
+ * A route that takes a file (POST /v1/brains/import) names its media types in `consumes` and has
+ * no `body` schema, since Fastify would validate the file against it: the document gets a body of
+ * those types here, for the document only.
+ */
+function withUploadBody<T extends { consumes?: readonly string[]; body?: unknown }>(schema: T): T {
+  if (!schema?.consumes || schema.body !== undefined) return schema;
+  return {
+    ...schema,
+    body: { title: 'ImportFile', type: 'string', format: 'binary' },
+  };
 }

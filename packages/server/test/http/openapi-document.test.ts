@@ -56,6 +56,13 @@ describe('the OpenAPI document', () => {
   };
   const headersOf = (response: any) => (response.$ref ? component(response.$ref) : response).headers ?? {};
 
+  it('POST /v1/brains/import takes the export file as NDJSON or GraphML', () => {
+    const body = doc.paths['/v1/brains/import'].post.requestBody;
+    assert.equal(body.required, true);
+    assert.deepEqual(Object.keys(body.content).sort(), ['application/graphml+xml', 'application/x-ndjson']);
+    for (const { schema } of Object.values<any>(body.content)) assert.equal(component(schema.$ref).format, 'binary');
+  });
+
   describe('names generated clients use', () => {
     it('every operation has a unique camelCase operationId, a verb then its object', () => {
       const seen = new Map<string, string>();

@@ -207,6 +207,7 @@ describe('POST /v1/brains/import (design §15.3)', () => {
     const res = await upload(target, key, `${exported}${' '.repeat(64 * 1024)}`);
     assert.equal(res.status, 413);
     assert.equal(res.body.error.code, 'PAYLOAD_TOO_LARGE');
+    assert.equal(res.body.error.message, 'request body is larger than 64 KiB', 'the limit this server has');
     assert.match(res.body.request_id, /^req_/);
     assert.equal((await target.request('GET', '/v1/jobs', { key })).body.count, 0);
     assert.deepEqual(readdirSync(uploads), []);
@@ -251,6 +252,17 @@ describe('POST /v1/brains/import (design §15.3)', () => {
     assert.match(json.body.error.message, /application\/x-ndjson/);
     const text = await upload(target, key, exported, '', { 'content-type': 'text/plain' });
     assert.equal(text.status, 415);
+    // Before the 404 of a brain that is not the caller's (design §3.7's order).
+    const stranger = await target.newKey();
+    const both = await upload(target, key, '{}', `?brain_id=${stranger.brainId}`, {
+      'content-type': 'application/json',
+    });
+    assert.equal(both.status, 415, JSON.stringify(both.body));
+    const untyped = await target.request('POST', `/v1/brains/import?brain_id=${stranger.brainId}`, {
+      key,
+      rawBody: exported,
+    });
+    assert.equal(untyped.status, 415, JSON.stringify(untyped.body));
     const anonymous = await target.request('POST', '/v1/brains/import', { rawBody: exported, headers: NDJSON });
     assert.equal(anonymous.status, 401);
   });

@@ -9,6 +9,10 @@ import type { Domain } from '../../domain/context.js';
 export const IMPORT_MEDIA_TYPES = { 'application/x-ndjson': 'jsonl', 'application/graphml+xml': 'graphml' } as const;
 export type ImportFormat = (typeof IMPORT_MEDIA_TYPES)[keyof typeof IMPORT_MEDIA_TYPES];
 
+/** A Content-Type header's media type, lower-cased, without its parameters ('' when none). */
+export const mediaTypeOf = (contentType: string | undefined): string =>
+  (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
 /** An upload still arriving; one left over from a killed process is removed after this long. */
 const PART_SUFFIX = '.part';
 const ABANDONED_PART_MS = 60 * 60 * 1000;

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { IMPORT_MEDIA_TYPES, partName, uploadName, type ImportFormat } from './import-files.js';
+import { IMPORT_MEDIA_TYPES, mediaTypeOf, partName, uploadName, type ImportFormat } from './import-files.js';
 
 /** An export file received: on disk, never in memory (design §15.3). */
 export interface UploadedFile {
@@ -44,8 +44,7 @@ async function receive(
   dir: string,
   maxBytes: number,
 ): Promise<UploadedFile> {
-  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const format = IMPORT_MEDIA_TYPES[mediaType as keyof typeof IMPORT_MEDIA_TYPES];
+  const format = IMPORT_MEDIA_TYPES[mediaTypeOf(request.headers['content-type']) as keyof typeof IMPORT_MEDIA_TYPES];
   const name = uploadName(request.principal.accountId, format);
   const path = join(dir, name);
   const part = join(dir, partName(name));

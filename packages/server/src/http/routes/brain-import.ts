@@ -4,7 +4,7 @@ import { resolveBrainId } from '../../domain/brains.js';
 import { enqueueJob, getJob } from '../../domain/jobs/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { IMPORT_MEDIA_TYPES } from '../import/import-files.js';
+import { IMPORT_MEDIA_TYPES, mediaTypeOf } from '../import/import-files.js';
 import type { ImportJobInput } from '../../domain/transfer/import-job.js';
 import { registerUploadBody, type UploadedFile } from '../import/upload-body.js';
 import { BrainImportAcceptedEnvelope, BrainImportQuery } from '../schemas/brain-import.js';
@@ -48,11 +48,14 @@ export const brainImportRoutes: FastifyPluginAsyncTypebox<BrainImportOptions> = 
         description:
           'The body is a file from GET /v1/brains/:id/export or `snapgraph export`, sent as `application/x-ndjson` or `application/graphml+xml` (up to IMPORT_MAX_BYTES, default 256 MiB). Always a job: 202, then GET /v1/jobs/:id.',
         querystring: BrainImportQuery,
+        consumes: Object.keys(IMPORT_MEDIA_TYPES),
         response: responses({ 202: BrainImportAcceptedEnvelope }, 400, 404, 413, 415),
       },
-      // A brain that is not the caller's is a 404 before the file is read (a length over the
-      // limit is still a 413 first: the body-size check runs before this).
+      // A brain that is not the caller's is a 404 before the file is read; a body of another
+      // type is a 415 before that (design §3.7's order), and a length over the limit still a 413
+      // first (the body-size check runs before this).
       preParsing: async (request, _reply, payload) => {
+        if (!(mediaTypeOf(request.headers['content-type']) in IMPORT_MEDIA_TYPES)) throw wrongType();
         const { brain_id: brainId } = request.query as { brain_id?: string };
         if (brainId !== undefined) await resolveBrainId(app.domain, request.principal, brainId);
         return payload;
