@@ -1453,12 +1453,12 @@ export interface components {
             /** @description The conversation, meeting or episode it belongs to, 1 to 200 characters */
             session_id?: string;
             /**
-             * @description Only memories that occurred at or after this time: ISO 8601 with Z or an offset
+             * @description Only memories that occurred at or after this time: ISO 8601 with Z or an offset, or a date: from its start (UTC)
              * @example 2024-05-01T14:30:00Z
              */
             since?: string;
             /**
-             * @description Only memories that occurred at or before this time: ISO 8601 with Z or an offset
+             * @description Only memories that occurred at or before this time: ISO 8601 with Z or an offset, or a date: to its end (UTC)
              * @example 2024-05-01T14:30:00Z
              */
             until?: string;
@@ -3690,12 +3690,12 @@ export interface operations {
                 /** @description The conversation, meeting or episode it belongs to, 1 to 200 characters */
                 session_id?: string;
                 /**
-                 * @description Only memories that occurred at or after this time: ISO 8601 with Z or an offset
+                 * @description Only memories that occurred at or after this time: ISO 8601 with Z or an offset, or a date: from its start (UTC)
                  * @example 2024-05-01T14:30:00Z
                  */
                 since?: string;
                 /**
-                 * @description Only memories that occurred at or before this time: ISO 8601 with Z or an offset
+                 * @description Only memories that occurred at or before this time: ISO 8601 with Z or an offset, or a date: to its end (UTC)
                  * @example 2024-05-01T14:30:00Z
                  */
                 until?: string;

@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { INSTANT_REASON, parseInstant } from '../domain/memories/fields.js';
+import { WINDOW_EDGE_REASON, windowEdge } from '../domain/memories/window.js';
 import { characterLength } from '../domain/validate.js';
 import type { FieldProblem } from '../errors.js';
 
@@ -9,6 +11,9 @@ const addFormats = addFormatsModule.default;
 
 export const TRIMMED_LENGTH = 'x-trimmed-length';
 export const MAX_JSON_BYTES = 'x-max-json-bytes';
+/** A time: `instant` (ISO 8601 with a zone), or a memory window's `since`/`until` (a day too). */
+export const TIME = 'x-time';
+export type TimeKind = 'instant' | 'since' | 'until';
 
 const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
 
@@ -21,8 +26,9 @@ const bodyValidator = withSnapgraphKeywords(addFormats(new Ajv({ ...shared, coer
 const textValidator = withSnapgraphKeywords(addFormats(new Ajv({ ...shared, coerceTypes: true })));
 
 /**
- * Two rules JSON Schema cannot state: a length measured after trimming, and the size of a
- * value as JSON. As keywords they fail alongside every other problem, so one 400 lists all.
+ * Three rules JSON Schema cannot state: a length measured after trimming, the size of a value as
+ * JSON, and a time that names a real instant. As keywords they fail alongside every other
+ * problem, so one 400 lists all.
  * (The domain enforces the same limits for callers that do not come through HTTP.)
  */
 function withSnapgraphKeywords(ajv: Ajv): Ajv {
@@ -39,6 +45,13 @@ function withSnapgraphKeywords(ajv: Ajv): Ajv {
     keyword: MAX_JSON_BYTES,
     schemaType: 'number',
     validate: (max: number, data: unknown) => data === null || Buffer.byteLength(JSON.stringify(data)) <= max,
+  });
+  ajv.addKeyword({
+    keyword: TIME,
+    type: 'string',
+    schemaType: 'string',
+    validate: (kind: TimeKind, data: string) =>
+      (kind === 'instant' ? parseInstant(data) : windowEdge(data, kind)) !== undefined,
   });
   return ajv;
 }
@@ -143,6 +156,11 @@ function problemOf(error: ErrorObject, readOnlyFields: ReadonlySet<string>): Fie
         : `must have at most ${limits.max} characters`;
       return { field: fieldName(error.instancePath), reason };
     }
+    case TIME:
+      return {
+        field: fieldName(error.instancePath),
+        reason: error.schema === 'instant' ? INSTANT_REASON : WINDOW_EDGE_REASON,
+      };
     case MAX_JSON_BYTES:
       return { field: fieldName(error.instancePath), reason: `must be at most ${String(error.schema)} bytes as JSON` };
     case 'minProperties':

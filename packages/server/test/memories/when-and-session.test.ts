@@ -99,7 +99,8 @@ describe('memories: occurred_at, session_id, filters and context', () => {
       await api.request('PUT', `/v1/memories/${made.id}`, { key, body: { occurred_at: 'soon' } }),
       'occurred_at',
     );
-    badField(await list('since=2023-05-08'), 'since');
+    badField(await list('since=2023-02-30'), 'since');
+    badField(await list('since=2023-05-08T10:00'), 'since');
     badField(await list('until=never'), 'until');
     badField(await list('session_id='), 'session_id');
     badField(await search({ query: 'kept', since: '2023-13-01T00:00:00Z' }), 'since');
@@ -109,6 +110,21 @@ describe('memories: occurred_at, session_id, filters and context', () => {
     badField(await search({ query: 'kept', context: 1.5 }), 'context');
     badField(await search({ query: 'kept', session_id: '' }), 'session_id');
     badField(await search({ query: 'kept', speaker: 'x'.repeat(201) }), 'speaker');
+  });
+
+  it('a bad time is listed with the other problems of the same request', async () => {
+    const fieldsOf = (res: { status: number; body: any }) => {
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      return res.body.error.details.errors.map((e: { field: string }) => e.field).sort();
+    };
+    assert.deepEqual(fieldsOf(await remember({ content: '', memory_type: 'x', occurred_at: 'bad', session_id: '' })), [
+      'content',
+      'memory_type',
+      'occurred_at',
+      'session_id',
+    ]);
+    assert.deepEqual(fieldsOf(await search({ query: '', since: 'bad', context: 9 })), ['context', 'query', 'since']);
+    assert.deepEqual(fieldsOf(await list('since=bad&until=bad2&limit=0')), ['limit', 'since', 'until']);
   });
 
   it('GET /v1/memories filters by session_id and by since/until on occurred_at, inclusive', async () => {
@@ -130,6 +146,11 @@ describe('memories: occurred_at, session_id, filters and context', () => {
     const both = await list('session_id=lunch&since=2023-05-08T08:02:00.000Z&until=2023-05-08T08:02:00.000Z', owner);
     assert.deepEqual(ids(both), [turns[2]]);
     assert.equal((await list('session_id=lunch&since=2023-05-09T00:00:00Z', owner)).body.count, 0);
+    // A date alone is its whole day in UTC, at either end.
+    const day = await list('since=2023-05-08&until=2023-05-08&limit=100', owner);
+    assert.deepEqual(new Set(ids(day)), new Set([...turns, other.body.data.id]));
+    assert.equal((await list('until=2023-05-07', owner)).body.count, 0);
+    assert.equal((await list('since=2023-05-09', owner)).body.count, 0);
   });
 
   it('search filters by speaker, session_id and since/until', async () => {

@@ -45,22 +45,30 @@ export const EDITABLE_FIELDS: readonly (keyof MemoryFields)[] = [
  */
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}(:?\d{2})?)$/;
 
+/** Why a value is not an instant (the same words from the HTTP schema and the domain). */
+export const INSTANT_REASON = 'must be an ISO 8601 date and time with Z or an offset, e.g. 2024-05-01T14:30:00Z';
+
+/** The instant `value` names, in UTC with milliseconds; undefined when it names none. */
+export function parseInstant(value: unknown): string | undefined {
+  const match = typeof value === 'string' ? ZONED_TIME.exec(value) : null;
+  if (!match || typeof value !== 'string') return undefined;
+  const zone = match[3] as string;
+  // Date.parse wants the offset as ±HH:MM; ±HH and ±HHMM are ISO 8601 too.
+  const offset = /^[Zz]$/.test(zone) ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(3).replace(':', '') || '00'}`;
+  const ms = Date.parse(`${value.slice(0, value.length - zone.length).replace(/[t ]/, 'T')}${offset}`);
+  return Number.isFinite(ms) && realDate(value) ? new Date(ms).toISOString() : undefined;
+}
+
 /** The instant `value` names, in UTC with milliseconds; a problem on `field` when it names none. */
 export function utcInstant(field: string, value: unknown, problems: Problems): string {
-  const match = typeof value === 'string' ? ZONED_TIME.exec(value) : null;
-  if (match && typeof value === 'string') {
-    const zone = match[3] as string;
-    // Date.parse wants the offset as ±HH:MM; ±HH and ±HHMM are ISO 8601 too.
-    const offset = /^[Zz]$/.test(zone) ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(3).replace(':', '') || '00'}`;
-    const ms = Date.parse(`${value.slice(0, value.length - zone.length).replace(/[t ]/, 'T')}${offset}`);
-    if (Number.isFinite(ms) && realDate(value)) return new Date(ms).toISOString();
-  }
-  problems.add(field, 'must be an ISO 8601 date and time with Z or an offset, e.g. 2024-05-01T14:30:00Z');
+  const instant = parseInstant(value);
+  if (instant !== undefined) return instant;
+  problems.add(field, INSTANT_REASON);
   return '';
 }
 
 /** Date.parse rolls 2024-02-30 over to March; the day written must be a day of its month. */
-function realDate(text: string): boolean {
+export function realDate(text: string): boolean {
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;

@@ -1,5 +1,5 @@
 import { Problems } from '../validate.js';
-import { utcInstant } from './fields.js';
+import { parseInstant, realDate } from './fields.js';
 
 /** The `since` and `until` of a memory list or search, as UTC instants comparable with occurred_at. */
 export interface OccurredWindow {
@@ -7,14 +7,39 @@ export interface OccurredWindow {
   until?: string | undefined;
 }
 
+export type WindowEdge = 'since' | 'until';
+
+/** Why a value is not a window's edge (the same words from the HTTP schema and the domain). */
+export const WINDOW_EDGE_REASON =
+  'must be an ISO 8601 date (2024-05-01, the whole day in UTC) or date and time with Z or an offset';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * An edge of the window as an instant: a date and time as it says, or a date alone as its whole
+ * day in UTC — `since` from its first millisecond, `until` to its last, so that both stay
+ * inclusive (`until=2024-05-01` keeps what happened that afternoon). Undefined when neither.
+ */
+export function windowEdge(value: unknown, edge: WindowEdge): string | undefined {
+  if (typeof value === 'string' && DATE_ONLY.test(value) && realDate(value)) {
+    return `${value}T${edge === 'since' ? '00:00:00.000' : '23:59:59.999'}Z`;
+  }
+  return parseInstant(value);
+}
+
 /**
  * Reads `since` and `until` (both inclusive, on occurred_at; design §12). Each must name an
- * instant; a window that ends before it starts simply matches nothing.
+ * instant or a day; a window that ends before it starts simply matches nothing.
  */
 export function occurredWindow(input: { since?: string | undefined; until?: string | undefined }): OccurredWindow {
   const problems = new Problems();
-  const since = input.since === undefined ? undefined : utcInstant('since', input.since, problems);
-  const until = input.until === undefined ? undefined : utcInstant('until', input.until, problems);
+  const read = (edge: WindowEdge) => {
+    if (input[edge] === undefined) return undefined;
+    const instant = windowEdge(input[edge], edge);
+    if (instant === undefined) problems.add(edge, WINDOW_EDGE_REASON);
+    return instant;
+  };
+  const window = { since: read('since'), until: read('until') };
   problems.throwIfAny();
-  return { since, until };
+  return window;
 }

@@ -19,6 +19,7 @@ import { EdgeSchema } from './edge.js';
 import { Tags } from './knowledge.js';
 import { SEARCH_QUERY_MAX } from './search.js';
 import { SnapshotSchema } from './snapshot.js';
+import { TIME, type TimeKind } from '../validation.js';
 
 /** The most memories `context` asks for on each side of a search result (design §12.3). */
 export const MEMORY_CONTEXT_MAX = 5;
@@ -43,20 +44,25 @@ const Valence = Type.Number({
 });
 const Intensity = Unit('Emotional intensity, 0 to 1');
 // The domain reads times (fields.ts utcInstant), so that every bad one gets the same reason.
-const ZonedTime = (description: string) =>
+const ZonedTime = (description: string, kind: TimeKind, also = '') =>
   Type.String({
     maxLength: 64,
-    description: `${description}: ISO 8601 with Z or an offset`,
+    description: `${description}: ISO 8601 with Z or an offset${also}`,
     examples: ['2024-05-01T14:30:00Z'],
+    [TIME]: kind,
   });
-const OccurredAt = ZonedTime('When the remembered thing happened (default: created_at)');
+const OccurredAt = ZonedTime('When the remembered thing happened (default: created_at)', 'instant');
 const SessionId = Type.String({
   minLength: 1,
   maxLength: MEMORY_LIMITS.sessionId,
   description: `The conversation, meeting or episode it belongs to, 1 to ${MEMORY_LIMITS.sessionId} characters`,
 });
-const Since = ZonedTime('Only memories that occurred at or after this time');
-const Until = ZonedTime('Only memories that occurred at or before this time');
+const Since = ZonedTime(
+  'Only memories that occurred at or after this time',
+  'since',
+  ', or a date: from its start (UTC)',
+);
+const Until = ZonedTime('Only memories that occurred at or before this time', 'until', ', or a date: to its end (UTC)');
 
 const optionalFields = {
   memory_type: Type.Optional(MemoryTypeSchema),
