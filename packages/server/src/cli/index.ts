@@ -44,8 +44,15 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     switch (command) {
       case 'serve': {
         noArguments('serve', args);
-        const [{ loadConfig }, { startServer }] = await Promise.all([import('../config.js'), import('../main.js')]);
-        await startServer(loadConfig());
+        const [{ loadConfig }, { startServer }, { databaseLabel }] = await Promise.all([
+          import('../config.js'),
+          import('../main.js'),
+          import('../database-label.js'),
+        ]);
+        const config = loadConfig();
+        // As every command that opens the database (design §16.3), before the banner says the rest.
+        io.err(`database: ${databaseLabel(config.databaseUrl)}`);
+        await startServer(config);
         return 0;
       }
       case 'migrate': {
