@@ -24,8 +24,10 @@ describe('POST /v1/memories/:id/promote', () => {
     assert.equal(first.status, 201, JSON.stringify(first.body));
     assert.ok(first.body.data.snapshots.length >= 1);
     assert.equal(first.body.data.memory.promoted_to, first.body.data.snapshots[0].id);
+    assert.equal(first.headers.location, `/v1/snapshots/${first.body.data.snapshots[0].id}`, 'the first snapshot made');
     const again = await api.request('POST', `/api/v1/memories/${id}/crystallize`, { key, body: {} });
     assert.equal(again.status, 200);
+    assert.equal(again.headers.location, undefined, 'nothing was made');
     assert.deepEqual(again.body.data.snapshots, first.body.data.snapshots);
     const alias = await api.request('POST', `/v1/memories/${id}/promote`, { key, body: { auto_link: false } });
     assert.equal(alias.status, 200);

@@ -157,7 +157,11 @@ export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request, reply) => {
         const result = await promoteMemory(app.domain, request.principal, request.params.id, request.body);
-        return reply.code(result.created ? 201 : 200).send({ data: result.data });
+        if (!result.created) return reply.code(200).send({ data: result.data });
+        // Location: the first snapshot made, the memory's promoted_to (design §3.3).
+        const first = result.data.snapshots[0];
+        if (first) reply.header('location', `${app.prefix}/snapshots/${first.id}`);
+        return reply.code(201).send({ data: result.data });
       },
     );
   }
