@@ -9,6 +9,11 @@ import { snapshotFromRow, type SnapshotRow } from './rows.js';
 import { ftsExpression } from './search.js';
 
 const COLUMNS = MEMORY_COLUMNS.join(', ');
+const COLUMNS_OF_M = MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ');
+/** The anchors of a neighbour read: @anchors, a JSON array of [session_id, occurred_at, id], by place `k`. */
+const ANCHORS = `WITH a (k, session_id, occurred_at, id) AS (
+  SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+  FROM json_each(@anchors))`;
 
 const BRAIN_SPAN = BigInt(SPAN);
 /**
@@ -68,6 +73,9 @@ export const memoryToRow = (accountId: string, m: Memory) => ({
   tags: JSON.stringify(m.tags),
 });
 const memoryFromRow = (row: MemoryRow): Memory => ({ ...row, tags: JSON.parse(row.tags) as string[] });
+/** Oldest first by (occurred_at, id). */
+const byOccurrence = (a: Memory, b: Memory) =>
+  a.occurred_at < b.occurred_at ? -1 : a.occurred_at > b.occurred_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /** Memories on SQLite: every write through group commit, search on an FTS5 index. */
 export class SqliteMemoryStore implements MemoryStore {
@@ -134,26 +142,31 @@ export class SqliteMemoryStore implements MemoryStore {
         `SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM memory_search
            WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi LIMIT @cap)`,
       ),
-      // Both sides in one statement: the n before (newest first) and the n after (oldest first).
-      around: prepared<MemoryRow & { side: number }>(
-        `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM memories
-           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) < (@occurred_at, @id)
-           ORDER BY occurred_at DESC, id DESC LIMIT @n)
+      // Every anchor's both sides in one statement (one statement per anchor cost more in
+      // better-sqlite3's calls and row objects than the index reads): for each anchor of @anchors
+      // ([session_id, occurred_at, id] by its place), the rowids of its n before and n after; the
+      // rows come in rowid order and are put in time order after.
+      around: prepared<MemoryRow & { anchor: number }>(
+        `${ANCHORS}
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND session_id = a.session_id
+             AND (occurred_at, id) < (a.occurred_at, a.id) ORDER BY occurred_at DESC, id DESC LIMIT @n)
          UNION ALL
-         SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
-           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) > (@occurred_at, @id)
-           ORDER BY occurred_at, id LIMIT @n)`,
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND session_id = a.session_id
+             AND (occurred_at, id) > (a.occurred_at, a.id) ORDER BY occurred_at, id LIMIT @n)`,
       ),
-      // The brain's memories nearest in time, in one statement as `around`; memories_by_occurrence
-      // walks occurred_at, so the range is written on it alone and id only breaks its ties.
-      nearest: prepared<MemoryRow & { side: number }>(
-        `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM memories
-           WHERE brain_id = @brain_id AND occurred_at <= @occurred_at AND (occurred_at < @occurred_at OR id < @id)
-           ORDER BY occurred_at DESC, id DESC LIMIT @n)
+      // The brain's memories nearest in time, as `around`; memories_by_occurrence walks
+      // occurred_at, so the range is written on it alone and id only breaks its ties.
+      nearest: prepared<MemoryRow & { anchor: number }>(
+        `${ANCHORS}
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND occurred_at <= a.occurred_at
+             AND (occurred_at < a.occurred_at OR id < a.id) ORDER BY occurred_at DESC, id DESC LIMIT @n)
          UNION ALL
-         SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
-           WHERE brain_id = @brain_id AND occurred_at >= @occurred_at AND (occurred_at > @occurred_at OR id > @id)
-           ORDER BY occurred_at, id LIMIT @n)`,
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND occurred_at >= a.occurred_at
+             AND (occurred_at > a.occurred_at OR id > a.id) ORDER BY occurred_at, id LIMIT @n)`,
       ),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
@@ -264,44 +277,40 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
     return this.aroundEach(
+      brainId,
       anchors.filter((a) => a.session_id !== null),
       n,
-      (anchor) => this.stmt.around().all({ ...this.anchorAt(brainId, anchor, n), session_id: anchor.session_id }),
+      this.stmt.around(),
     );
   }
 
   async nearestInTime(brainId: string, anchors: readonly Memory[], n: number) {
     return this.aroundEach(
+      brainId,
       anchors.filter((a) => a.session_id === null),
       n,
-      (anchor) => this.stmt.nearest().all(this.anchorAt(brainId, anchor, n)),
+      this.stmt.nearest(),
     );
   }
 
-  private anchorAt(brainId: string, anchor: Memory, n: number) {
-    return { brain_id: brainId, occurred_at: anchor.occurred_at, id: anchor.id, n };
-  }
-
-  /** Each anchor's rows (side 0 newest first, side 1 oldest first), oldest first, in one read transaction. */
+  /** Each anchor's up to n memories before and n after (by `read`), oldest first, in one statement. */
   private aroundEach(
+    brainId: string,
     anchors: readonly Memory[],
     n: number,
-    read: (anchor: Memory) => (MemoryRow & { side: number })[],
+    read: { all(params: object): (MemoryRow & { anchor: number })[] },
   ): Map<string, Memory[]> {
     const context = new Map<string, Memory[]>();
-    if (n <= 0) return context;
-    this.db.transaction(() => {
-      for (const anchor of anchors) {
-        if (context.has(anchor.id)) continue;
-        const rows = read(anchor);
-        const before = rows.filter((r) => r.side === 0).reverse();
-        const after = rows.filter((r) => r.side === 1);
-        context.set(
-          anchor.id,
-          [...before, ...after].map(({ side: _side, ...row }) => memoryFromRow(row)),
-        );
-      }
-    })();
+    const distinct = anchors.filter((a, i) => anchors.findIndex((b) => b.id === a.id) === i);
+    if (n <= 0 || distinct.length === 0) return context;
+    for (const anchor of distinct) context.set(anchor.id, []);
+    const rows = read.all({
+      brain_id: brainId,
+      n,
+      anchors: JSON.stringify(distinct.map((a) => [a.session_id, a.occurred_at, a.id])),
+    });
+    for (const { anchor, ...row } of rows) context.get((distinct[anchor] as Memory).id)?.push(memoryFromRow(row));
+    for (const around of context.values()) around.sort(byOccurrence);
     return context;
   }
 
