@@ -1,6 +1,13 @@
 import type { Memory, PageOf, Snapshot } from '../../model.js';
 import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
-import type { MemoryFilters, MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
+import type {
+  IndexedMemoryText,
+  MemoryFilters,
+  MemoryQuery,
+  MemorySearch,
+  MemoryStore,
+  MemoryTextFeed,
+} from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { lazyStatements } from './lazy-statement.js';
@@ -66,6 +73,12 @@ const needsRows = (f: MemoryFilters) =>
 const AFTER = '(@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))';
 
 type MemoryRow = Omit<Memory, 'tags'> & { tags: string };
+/** What the word index of memories reads of each (its key, type and text). */
+const TEXTS = `SELECT r.rowid AS key, r.memory_type, m.content, m.speaker, m.tags
+  FROM memory_search_rows r JOIN memories m ON m.id = r.memory_id`;
+const LATEST_CHANGE = 'SELECT coalesce(max(seq), 0) FROM memory_search_changes';
+type TextRow = Omit<IndexedMemoryText, 'tags'> & { tags: string };
+const textFromRow = (row: TextRow): IndexedMemoryText => ({ ...row, tags: JSON.parse(row.tags) as string[] });
 
 export const memoryToRow = (accountId: string, m: Memory) => ({
   ...m,
@@ -80,11 +93,14 @@ const byOccurrence = (a: Memory, b: Memory) =>
 /** Memories on SQLite: every write through group commit, search on an FTS5 index. */
 export class SqliteMemoryStore implements MemoryStore {
   readonly relevanceHasIdf = true; // FTS5's bm25
+  readonly textFeed: MemoryTextFeed;
   private readonly stmt;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly writes: GroupCommit,
+    /** The database file, for the word index's builds in a worker; none for a database in memory. */
+    private readonly path?: string,
   ) {
     const prepared = lazyStatements(db);
     this.stmt = {
@@ -168,11 +184,81 @@ export class SqliteMemoryStore implements MemoryStore {
            SELECT rowid FROM memories WHERE brain_id = @brain_id AND occurred_at >= a.occurred_at
              AND (occurred_at > a.occurred_at OR id > a.id) ORDER BY occurred_at, id LIMIT @n)`,
       ),
+      changeMarks: prepared<{ latest: number; oldest: number }>(
+        `SELECT (${LATEST_CHANGE}) AS latest,
+           (SELECT coalesce(min(seq), 0) FROM memory_search_changes) AS oldest`,
+      ),
+      changedKeys: prepared<number>(
+        'SELECT DISTINCT search_rowid FROM memory_search_changes WHERE seq > @after AND seq <= @up_to',
+      ),
+      brainTexts: prepared<TextRow>(`${TEXTS} WHERE r.rowid > @after AND r.rowid <= @hi ORDER BY r.rowid LIMIT @limit`),
+      texts: prepared<TextRow>(`${TEXTS} WHERE r.rowid IN (SELECT value FROM json_each(@keys))`),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
          WHERE source_id = @source_id AND source_type = 'memory' AND account_id = @account_id
          ORDER BY created_at, id`,
       ),
+    };
+    this.textFeed = this.makeTextFeed();
+  }
+
+  /** The log of index changes (migration 14) and the texts, for the word index of memories. */
+  private makeTextFeed(): MemoryTextFeed {
+    const range = (brainId: string) => {
+      const brain = this.stmt.brainNumber().get({ brain_id: brainId });
+      if (!brain) return undefined;
+      const lo = brain.n * SPAN;
+      return { lo, hi: lo + SPAN - 1 };
+    };
+    const inFile = this.path !== undefined && this.path !== '' && this.path !== ':memory:';
+    return {
+      workerReads: inFile
+        ? {
+            path: this.path as string,
+            seq: LATEST_CHANGE,
+            texts: `${TEXTS} WHERE r.rowid BETWEEN @lo AND @hi ORDER BY r.rowid`,
+          }
+        : undefined,
+      changeMarks: () => this.stmt.changeMarks().get({}) ?? { latest: 0, oldest: 0 },
+      changedKeys: (after, upTo) => this.stmt.changedKeys().pluck().all({ after, up_to: upTo }),
+      brainKeys: (brainId) => {
+        const keys = range(brainId);
+        if (!keys) return undefined;
+        const written = Number(this.stmt.brainSize().get({ lo: BigInt(keys.lo), hi: BigInt(keys.hi) })?.n ?? 0);
+        return { ...keys, written };
+      },
+      brainTexts: (brainId, after, limit) => {
+        const keys = range(brainId);
+        if (!keys) return [];
+        return this.stmt
+          .brainTexts()
+          .all({ after: BigInt(Math.max(after, keys.lo - 1)), hi: BigInt(keys.hi), limit })
+          .map(textFromRow);
+      },
+      texts: (keys) =>
+        this.stmt
+          .texts()
+          .all({ keys: JSON.stringify(keys) })
+          .map(textFromRow),
+      memories: (keys) =>
+        new Map(
+          this.stmt
+            .rowsIn()
+            .all({ rowids: JSON.stringify(keys) })
+            .map(({ rowid, ...row }) => [rowid, memoryFromRow(row)]),
+        ),
+      countMatches: (search) => {
+        const match = ftsExpression({ brainId: search.brainId }, search.query);
+        const keys = range(search.brainId);
+        if (match === undefined || !keys) return 0;
+        const scope = { match, lo: BigInt(keys.lo), hi: BigInt(keys.hi), ...filterValues(search) };
+        const count = needsRows(search)
+          ? this.stmt.countMatchesFiltered()
+          : search.memoryType === undefined
+            ? this.stmt.countMatchesAnyType()
+            : this.stmt.countMatches();
+        return count.get(scope)?.n ?? 0;
+      },
     };
   }
 
