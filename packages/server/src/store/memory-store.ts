@@ -68,6 +68,8 @@ export interface MemoryTextFeed {
   readonly workerReads?: { path: string; seq: string; texts: string } | undefined;
   /** The texts of these keys that still exist. */
   texts(keys: readonly number[]): IndexedMemoryText[];
+  /** The keys of these memories (by id) that still exist. */
+  keysOf(ids: readonly string[]): Map<string, number>;
   /** The memories of these keys that still exist, by key. */
   memories(keys: readonly number[]): Map<number, Memory>;
   /** How many memories of the search's brain (and type) match its query, as `search` counts them. */

@@ -307,16 +307,21 @@ export interface Bag {
 }
 
 /** A memory's stemmed words with their weighted counts, and its weighted length. */
-export function bagOf(m: Pick<Memory, 'content' | 'speaker' | 'tags'>): Bag {
+export function bagOf(m: Pick<Memory, 'content' | 'speaker' | 'tags'>, withWords = true): Bag {
   const counts = new Map<string, number>();
-  const words = new Map<string, string>();
+  const words = withWords ? new Map<string, string>() : NO_WORDS;
   let length = 0;
   const add = (text: string, weight: number) => {
-    for (const word of text.toLowerCase().match(WORD) ?? []) {
-      if (STOP_WORDS.has(word)) continue;
-      const s = stem(word);
-      counts.set(s, (counts.get(s) ?? 0) + weight);
-      if (!words.has(s)) words.set(s, word);
+    const found = text.toLowerCase().match(WORD);
+    if (!found) return;
+    for (const word of found) {
+      const s = indexedStem(word);
+      if (s === null) continue;
+      const c = counts.get(s);
+      if (c === undefined) {
+        counts.set(s, weight);
+        if (withWords) (words as Map<string, string>).set(s, word);
+      } else counts.set(s, c + weight);
       length += weight;
     }
   };
@@ -324,4 +329,21 @@ export function bagOf(m: Pick<Memory, 'content' | 'speaker' | 'tags'>): Bag {
   if (m.speaker !== null) add(m.speaker, MEMORY_RANKING.speakerWeight);
   for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
   return { counts, words, length };
+}
+
+const NO_WORDS: ReadonlyMap<string, string> = new Map();
+
+/**
+ * A lower-cased word's stem, or null for a stop word: one look-up a word where a bag is made
+ * (a brain's index makes a bag of every memory). Bounded as the stems are.
+ */
+const stemsOrStops = new Map<string, string | null>();
+function indexedStem(word: string): string | null {
+  let s = stemsOrStops.get(word);
+  if (s === undefined) {
+    if (stemsOrStops.size >= STEMS_KEPT) stemsOrStops.clear();
+    s = STOP_WORDS.has(word) ? null : stem(word);
+    stemsOrStops.set(word, s);
+  }
+  return s;
 }

@@ -131,7 +131,13 @@ async function byWordIndex(
       const key = keyOf.get(memory.id);
       return key === undefined ? undefined : words.bagOfKey(key);
     },
-    around: (anchors, n) => conversationNeighbours(domain.store.memories, search.brainId, anchors, n),
+    around: async (anchors, n) => {
+      const around = await conversationNeighbours(domain.store.memories, search.brainId, anchors, n);
+      // Their bags from the index too (tokenizing them cost more than this look-up).
+      const ids = [...around.values()].flatMap((turns) => turns.map((t) => t.id)).filter((id) => !keyOf.has(id));
+      if (ids.length > 0) for (const [id, key] of feed.keysOf(ids)) keyOf.set(id, key);
+      return around;
+    },
   });
   return { hits, total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
 }

@@ -86,7 +86,7 @@ export function flatWordsOf(texts: readonly IndexedMemoryText[]): FlatWords {
   const docType = new Uint8Array(texts.length);
   const docKey = new Float64Array(texts.length);
   texts.forEach((text, doc) => {
-    const bag = bagOf(text);
+    const bag = bagOf(text, false);
     for (const [term, tf] of bag.counts) {
       let id = termId.get(term);
       if (id === undefined) {
@@ -134,14 +134,17 @@ export class BrainWords {
   private readonly termOf = new Map<string, Postings>();
   private readonly termList: Postings[] = [];
   private readonly termNames: string[] = [];
-  private readonly docKey: number[];
-  private readonly docLength: number[];
-  private readonly docType: number[];
+  /** By document: its key, weighted length, type number and whether it is dead; `docCount` in use. */
+  private docKey: Float64Array;
+  private docLength: Float64Array;
+  private docType: Uint8Array;
   private deadMarks: Uint8Array;
+  private docCount: number;
   private readonly base: FlatWords | undefined;
   private readonly baseDocs: number;
   /** The stems of each document put since the base (and their counts), by document number less baseDocs. */
   private readonly addedTerms: ({ postings: Postings[]; bag: Bag } | undefined)[] = [];
+  /** The documents put since the base, by key (the base's are found by their ascending keys). */
   private readonly docOfKey = new Map<number, number>();
   private liveDocs = 0;
   private deadDocs = 0;
@@ -155,10 +158,17 @@ export class BrainWords {
   ) {
     this.base = base;
     this.baseDocs = base?.docKey.length ?? 0;
-    this.docKey = base ? Array.from(base.docKey) : [];
-    this.docLength = base ? Array.from(base.docLength) : [];
-    this.docType = base ? Array.from(base.docType) : [];
-    this.deadMarks = new Uint8Array(Math.max(64, this.baseDocs * 2));
+    this.docCount = this.baseDocs;
+    const room = Math.max(64, Math.ceil(this.baseDocs * 1.25));
+    this.docKey = new Float64Array(room);
+    this.docLength = new Float64Array(room);
+    this.docType = new Uint8Array(room);
+    this.deadMarks = new Uint8Array(room);
+    if (base) {
+      this.docKey.set(base.docKey);
+      this.docLength.set(base.docLength);
+      this.docType.set(base.docType);
+    }
     if (base) {
       base.terms.forEach((term, i) => {
         const from = base.termStart[i] as number;
@@ -174,9 +184,8 @@ export class BrainWords {
         this.termList.push(p);
         this.termNames.push(term);
       });
-      this.docKey.forEach((key, doc) => this.docOfKey.set(key, doc));
       this.liveDocs = this.baseDocs;
-      this.liveLength = this.docLength.reduce((a, b) => a + b, 0);
+      for (let doc = 0; doc < this.baseDocs; doc++) this.liveLength += this.docLength[doc] as number;
     }
   }
 
@@ -185,18 +194,19 @@ export class BrainWords {
   }
 
   get docs(): number {
-    return this.docKey.length;
+    return this.docCount;
   }
 
   get wornOut(): boolean {
-    return this.deadDocs > 1_000 && this.deadDocs > MAX_DEAD_SHARE * this.docKey.length;
+    return this.deadDocs > 1_000 && this.deadDocs > MAX_DEAD_SHARE * this.docCount;
   }
 
   /** Adds (or replaces) a memory's text. */
   put(text: IndexedMemoryText): void {
     this.remove(text.key);
-    const bag = bagOf(text);
-    const doc = this.docKey.length;
+    const bag = bagOf(text, false);
+    const doc = this.docCount;
+    if (doc === this.docKey.length) this.grow();
     const terms: Postings[] = [];
     for (const [term, tf] of bag.counts) {
       let p = this.termOf.get(term);
@@ -220,23 +230,51 @@ export class BrainWords {
       p.live++;
       terms.push(p);
     }
-    this.docKey.push(text.key);
-    this.docLength.push(bag.length);
-    this.docType.push(TYPE_NUMBER.get(text.memory_type) ?? 0);
+    this.docKey[doc] = text.key;
+    this.docLength[doc] = bag.length;
+    this.docType[doc] = TYPE_NUMBER.get(text.memory_type) ?? 0;
+    this.docCount++;
     this.addedTerms.push({ postings: terms, bag: { counts: bag.counts, words: NO_WORDS, length: bag.length } });
-    if (doc >= this.deadMarks.length) {
-      const marks = new Uint8Array(this.deadMarks.length * 2);
-      marks.set(this.deadMarks);
-      this.deadMarks = marks;
-    }
     this.docOfKey.set(text.key, doc);
     this.liveDocs++;
     this.liveLength += bag.length;
   }
 
+  private grow(): void {
+    const room = this.docKey.length * 2;
+    const docKey = new Float64Array(room);
+    docKey.set(this.docKey);
+    const docLength = new Float64Array(room);
+    docLength.set(this.docLength);
+    const docType = new Uint8Array(room);
+    docType.set(this.docType);
+    const deadMarks = new Uint8Array(room);
+    deadMarks.set(this.deadMarks);
+    this.docKey = docKey;
+    this.docLength = docLength;
+    this.docType = docType;
+    this.deadMarks = deadMarks;
+  }
+
+  /** The live document of a key. */
+  private docOf(key: number): number | undefined {
+    const added = this.docOfKey.get(key);
+    if (added !== undefined) return added;
+    let lo = 0;
+    let hi = this.baseDocs - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.docKey[mid] as number;
+      if (at === key) return this.deadMarks[mid] === 1 ? undefined : mid;
+      if (at < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** Forgets a memory (deleted, or about to be put again). */
   remove(key: number): void {
-    const doc = this.docOfKey.get(key);
+    const doc = this.docOf(key);
     if (doc === undefined) return;
     this.docOfKey.delete(key);
     this.deadMarks[doc] = 1;
@@ -259,7 +297,7 @@ export class BrainWords {
    * words they came from (`words` is empty: ranking counts stems through dfOfStems).
    */
   bagOfKey(key: number): Bag | undefined {
-    const doc = this.docOfKey.get(key);
+    const doc = this.docOf(key);
     if (doc === undefined) return undefined;
     if (doc >= this.baseDocs) return this.addedTerms[doc - this.baseDocs]?.bag;
     const base = this.base as FlatWords;
@@ -287,7 +325,7 @@ export class BrainWords {
   best(weights: ReadonlyMap<string, number>, type: MemoryType | undefined, k: number): Candidates {
     const { k1, b } = MEMORY_RANKING;
     const mean = Math.max(1, this.liveLength / Math.max(1, this.liveDocs));
-    if (this.scratch.length < this.docKey.length) this.scratch = new Float64Array(this.docKey.length * 2);
+    if (this.scratch.length < this.docCount) this.scratch = new Float64Array(this.docKey.length);
     const score = this.scratch;
     const touched: number[] = [];
     const wanted = type === undefined ? 0 : (TYPE_NUMBER.get(type) ?? -1);
@@ -312,7 +350,7 @@ export class BrainWords {
 }
 
 /** The k documents of `docs` with the highest score, ties by the higher key; best first. */
-function selectBest(docs: number[], score: Float64Array, key: number[], k: number): number[] {
+function selectBest(docs: number[], score: Float64Array, key: Float64Array, k: number): number[] {
   const before = (a: number, b: number) =>
     (score[a] as number) > (score[b] as number) || (score[a] === score[b] && (key[a] as number) > (key[b] as number));
   if (docs.length <= k) return docs.sort((a, b) => (before(a, b) ? -1 : 1));
@@ -334,6 +372,15 @@ interface Building {
   words: BrainWords;
   after: number;
   since: number;
+  started: number;
+}
+
+/** A brain's index built in a worker or in slices (one built on a search is not told). */
+export interface WordIndexBuilt {
+  brain_id: string;
+  memories: number;
+  seconds: number;
+  in_worker: boolean;
 }
 
 /** Every brain's index kept for one store. */
@@ -348,8 +395,19 @@ class WordIndexes {
   /** When a brain's build last failed: the next is not tried for BUILD_RETRY_MS. */
   private readonly failedAt = new Map<string, number>();
   private docs = 0;
+  readonly listeners = new Set<(event: WordIndexBuilt) => void>();
 
   constructor(private readonly feed: MemoryTextFeed) {}
+
+  private told(brainId: string, build: Building, inWorker: boolean): void {
+    const event = {
+      brain_id: brainId,
+      memories: build.words.size,
+      seconds: Math.round(performance.now() - build.started) / 1000,
+      in_worker: inWorker,
+    };
+    for (const listener of this.listeners) listener(event);
+  }
 
   /** The brain's index, up to date with every write; undefined while it is being built (or cannot be). */
   of(brainId: string): BrainWords | undefined {
@@ -369,7 +427,12 @@ class WordIndexes {
       return undefined;
     }
     const since = this.feed.changeMarks().latest;
-    const build: Building = { words: new BrainWords(keys.lo, keys.hi), after: keys.lo - 1, since };
+    const build: Building = {
+      words: new BrainWords(keys.lo, keys.hi),
+      after: keys.lo - 1,
+      since,
+      started: performance.now(),
+    };
     if (keys.written <= SYNC_BUILD) {
       for (const text of this.feed.brainTexts(brainId, build.after, SYNC_BUILD + 1)) build.words.put(text);
       return this.finish(brainId, build);
@@ -396,7 +459,8 @@ class WordIndexes {
       if (this.building.get(brainId) !== build) return;
       try {
         this.building.delete(brainId);
-        this.finish(brainId, { words: new BrainWords(build.words.lo, build.words.hi, flat), after: 0, since: seq });
+        const built = { ...build, words: new BrainWords(build.words.lo, build.words.hi, flat), since: seq };
+        if (this.finish(brainId, built)) this.told(brainId, built, true);
       } catch {
         failed(); // the store closed under the build
       }
@@ -416,7 +480,7 @@ class WordIndexes {
         return;
       }
       this.building.delete(brainId);
-      this.finish(brainId, build);
+      if (this.finish(brainId, build)) this.told(brainId, build, false);
     } catch {
       // The store closed (or failed) under the build.
       this.building.delete(brainId);
@@ -504,6 +568,13 @@ export function wordIndexOf(feed: MemoryTextFeed, brainId: string): BrainWords |
   let kept = indexes.get(feed);
   if (!kept) indexes.set(feed, (kept = new WordIndexes(feed)));
   return kept.of(brainId);
+}
+
+/** Calls `listener` when a brain's index is built in a worker or in slices (the app logs it). */
+export function onWordIndexBuilt(feed: MemoryTextFeed, listener: (event: WordIndexBuilt) => void): void {
+  let kept = indexes.get(feed);
+  if (!kept) indexes.set(feed, (kept = new WordIndexes(feed)));
+  kept.listeners.add(listener);
 }
 
 /** The BM25 weight of each stem of `terms` (stem → a word of it) in the brain. */

@@ -192,6 +192,9 @@ export class SqliteMemoryStore implements MemoryStore {
         'SELECT DISTINCT search_rowid FROM memory_search_changes WHERE seq > @after AND seq <= @up_to',
       ),
       brainTexts: prepared<TextRow>(`${TEXTS} WHERE r.rowid > @after AND r.rowid <= @hi ORDER BY r.rowid LIMIT @limit`),
+      keysOf: prepared<[string, number]>(
+        'SELECT memory_id, rowid FROM memory_search_rows WHERE memory_id IN (SELECT value FROM json_each(@ids))',
+      ),
       texts: prepared<TextRow>(`${TEXTS} WHERE r.rowid IN (SELECT value FROM json_each(@keys))`),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
@@ -235,6 +238,13 @@ export class SqliteMemoryStore implements MemoryStore {
           .all({ after: BigInt(Math.max(after, keys.lo - 1)), hi: BigInt(keys.hi), limit })
           .map(textFromRow);
       },
+      keysOf: (ids) =>
+        new Map(
+          this.stmt
+            .keysOf()
+            .raw()
+            .all({ ids: JSON.stringify(ids) }),
+        ),
       texts: (keys) =>
         this.stmt
           .texts()
