@@ -4,6 +4,10 @@
 // one built afresh. On PostgreSQL (no index) the same holds through the store.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { onWordIndexBuilt, type WordIndexBuilt } from '../../src/domain/memories/word-index.js';
+import { newId } from '../../src/ids.js';
+import { testBackend } from '../helpers/database.js';
 import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import { prng } from '../helpers/prng.js';
 
@@ -94,5 +98,62 @@ describe('memory search follows every writer', () => {
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe("a large brain's word index, built in a worker (SQLite)", { skip: testBackend !== 'sqlite' }, () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi({ backgroundWork: false });
+    key = await api.newKey();
+    // 2,500 memories, past the 2,000 indexed on a search: written straight into the file.
+    const db = new Database(api.databasePath);
+    try {
+      const insert = db.prepare(
+        `INSERT INTO memories (id, account_id, brain_id, content, memory_type, speaker, tags, occurred_at, session_id,
+           created_at, updated_at) VALUES (?, ?, ?, ?, 'fact', NULL, '[]', ?, ?, ?, ?)`,
+      );
+      const start = Date.now() - 10_000;
+      db.transaction(() => {
+        for (let i = 0; i < 2_500; i++) {
+          const at = new Date(start + i).toISOString();
+          const content = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} note ${i}`;
+          insert.run(newId('mem', start + i), key.accountId, key.brainId, content, at, `s${i % 50}`, at, at);
+        }
+      })();
+    } finally {
+      db.close();
+    }
+  });
+  after(() => api.close());
+
+  const search = async (query: string) => {
+    const res = await api.request('POST', '/v1/memories/search', { key, body: { query, limit: 5 } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body as { data: { id: string; content: string }[]; count: number };
+  };
+
+  it('answers through the store while the index is built, then through the index, following writes', async () => {
+    const feed = api.app.domain.store.memories.textFeed;
+    assert.ok(feed);
+    const built = new Promise<WordIndexBuilt>((resolve) => onWordIndexBuilt(feed, resolve));
+    const meanwhile = await search('lantern harbour');
+    assert.equal(meanwhile.data.length, 5);
+    const event = await built;
+    assert.equal(event.memories, 2_500);
+    assert.equal(event.in_worker, true);
+    const after = await search('lantern harbour');
+    assert.equal(after.count, meanwhile.count);
+    assert.ok(after.data.every((m) => /lantern|harbour/.test(m.content)));
+
+    const written = await api.request('POST', '/v1/memories', { key, body: { content: 'a quetzalite lantern' } });
+    assert.equal(written.status, 201);
+    assert.deepEqual(
+      (await search('quetzalite')).data.map((m) => m.id),
+      [written.body.data.id],
+    );
+    assert.equal((await api.request('DELETE', `/v1/memories/${written.body.data.id}`, { key })).status, 200);
+    assert.deepEqual((await search('quetzalite')).data, []);
   });
 });

@@ -311,24 +311,33 @@ export function bagOf(m: Pick<Memory, 'content' | 'speaker' | 'tags'>, withWords
   const counts = new Map<string, number>();
   const words = withWords ? new Map<string, string>() : NO_WORDS;
   let length = 0;
+  forEachStem(m, (s, weight, word) => {
+    const c = counts.get(s);
+    if (c === undefined) {
+      counts.set(s, weight);
+      if (withWords) (words as Map<string, string>).set(s, word);
+    } else counts.set(s, c + weight);
+    length += weight;
+  });
+  return { counts, words, length };
+}
+
+/** Each word of a memory that ranking weighs, stemmed, with its field's weight (a bag's words, in order). */
+export function forEachStem(
+  m: Pick<Memory, 'content' | 'speaker' | 'tags'>,
+  each: (stem: string, weight: number, word: string) => void,
+): void {
   const add = (text: string, weight: number) => {
     const found = text.toLowerCase().match(WORD);
     if (!found) return;
     for (const word of found) {
       const s = indexedStem(word);
-      if (s === null) continue;
-      const c = counts.get(s);
-      if (c === undefined) {
-        counts.set(s, weight);
-        if (withWords) (words as Map<string, string>).set(s, word);
-      } else counts.set(s, c + weight);
-      length += weight;
+      if (s !== null) each(s, weight, word);
     }
   };
   add(m.content, 1);
   if (m.speaker !== null) add(m.speaker, MEMORY_RANKING.speakerWeight);
   for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
-  return { counts, words, length };
 }
 
 const NO_WORDS: ReadonlyMap<string, string> = new Map();

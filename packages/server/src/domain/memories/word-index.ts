@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { MEMORY_TYPES, type MemoryType } from '../../model.js';
 import type { IndexedMemoryText, MemoryTextFeed } from '../../store/memory-store.js';
-import { bagOf, idfOf, MEMORY_RANKING, stem, type Bag } from './ranking.js';
+import { bagOf, forEachStem, idfOf, MEMORY_RANKING, stem, type Bag } from './ranking.js';
 
 const NO_WORDS: ReadonlyMap<string, string> = new Map();
 
@@ -78,7 +78,12 @@ export const flatBuffers = (f: FlatWords): ArrayBuffer[] =>
 /** The flat index of these texts (keys ascending): pure, so a worker can run it. */
 export function flatWordsOf(texts: readonly IndexedMemoryText[]): FlatWords {
   const termId = new Map<string, number>();
-  const perTerm: { docs: number[]; tfs: number[] }[] = [];
+  const termDocs: number[][] = [];
+  const termTfs: number[][] = [];
+  // For each stem, the last document that held it and where, so a second mention adds to it.
+  let lastDoc = new Int32Array(1024).fill(-1);
+  let lastAt = new Int32Array(1024);
+  let lastDocTerm = new Int32Array(1024);
   const docTermStart = new Int32Array(texts.length + 1);
   const docTermIds: number[] = [];
   const docTermTfs: number[] = [];
@@ -86,31 +91,52 @@ export function flatWordsOf(texts: readonly IndexedMemoryText[]): FlatWords {
   const docType = new Uint8Array(texts.length);
   const docKey = new Float64Array(texts.length);
   texts.forEach((text, doc) => {
-    const bag = bagOf(text, false);
-    for (const [term, tf] of bag.counts) {
+    let length = 0;
+    forEachStem(text, (term, weight) => {
+      length += weight;
       let id = termId.get(term);
       if (id === undefined) {
-        termId.set(term, (id = perTerm.length));
-        perTerm.push({ docs: [], tfs: [] });
+        id = termDocs.length;
+        termId.set(term, id);
+        termDocs.push([]);
+        termTfs.push([]);
+        if (id === lastDoc.length) {
+          const grown = (a: Int32Array, fill: number) => {
+            const b = new Int32Array(a.length * 2).fill(fill);
+            b.set(a);
+            return b;
+          };
+          lastDoc = grown(lastDoc, -1);
+          lastAt = grown(lastAt, 0);
+          lastDocTerm = grown(lastDocTerm, 0);
+        }
       }
-      const p = perTerm[id] as { docs: number[]; tfs: number[] };
-      p.docs.push(doc);
-      p.tfs.push(tf);
+      const tfs = termTfs[id] as number[];
+      if (lastDoc[id] === doc) {
+        tfs[lastAt[id] as number] = (tfs[lastAt[id] as number] as number) + weight;
+        docTermTfs[lastDocTerm[id] as number] = (docTermTfs[lastDocTerm[id] as number] as number) + weight;
+        return;
+      }
+      lastDoc[id] = doc;
+      lastAt[id] = tfs.length;
+      lastDocTerm[id] = docTermIds.length;
+      (termDocs[id] as number[]).push(doc);
+      tfs.push(weight);
       docTermIds.push(id);
-      docTermTfs.push(tf);
-    }
+      docTermTfs.push(weight);
+    });
     docTermStart[doc + 1] = docTermIds.length;
-    docLength[doc] = bag.length;
+    docLength[doc] = length;
     docType[doc] = TYPE_NUMBER.get(text.memory_type) ?? 0;
     docKey[doc] = text.key;
   });
-  const termStart = new Int32Array(perTerm.length + 1);
-  perTerm.forEach((p, i) => (termStart[i + 1] = (termStart[i] as number) + p.docs.length));
-  const postDocs = new Int32Array(termStart[perTerm.length] as number);
+  const termStart = new Int32Array(termDocs.length + 1);
+  termDocs.forEach((docs, i) => (termStart[i + 1] = (termStart[i] as number) + docs.length));
+  const postDocs = new Int32Array(termStart[termDocs.length] as number);
   const postTfs = new Float32Array(postDocs.length);
-  perTerm.forEach((p, i) => {
-    postDocs.set(p.docs, termStart[i]);
-    postTfs.set(p.tfs, termStart[i]);
+  termDocs.forEach((docs, i) => {
+    postDocs.set(docs, termStart[i]);
+    postTfs.set(termTfs[i] as number[], termStart[i]);
   });
   return {
     terms: [...termId.keys()],
