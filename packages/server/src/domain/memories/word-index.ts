@@ -14,13 +14,16 @@ const NO_WORDS: ReadonlyMap<string, string> = new Map();
  * (MemoryTextFeed, migration 14 on SQLite): each search applies the changes since the last.
  *
  * Bounds: a brain of up to SYNC_BUILD memories is indexed on the search that first needs it; a
- * larger one in slices of SLICE memories between other work, searches taking the store's path
- * meanwhile; at most MAX_DOCS memories are indexed across brains (the brains used least lately
- * are dropped); more than MAX_APPLY changes behind, every index is dropped and built again.
+ * larger one by a worker thread with its own connection (in slices of SLICE memories between
+ * other work for a database in memory), searches taking the store's path meanwhile; at most
+ * MAX_DOCS memories are indexed across brains (the brains used least lately are dropped; about
+ * 400 bytes a memory of ~28 distinct words, so ~200 MB at most); more than MAX_APPLY changes
+ * behind, every index is dropped and built again. Weighted counts are kept in 16 bits: a
+ * memory's content is at most 10,000 characters.
  */
 const SYNC_BUILD = 2_000;
 const SLICE = 1_000;
-const MAX_DOCS = 1_000_000;
+const MAX_DOCS = 500_000;
 const MAX_APPLY = 2_000;
 /** After a failed build, the store's path for this long before the next try. */
 const BUILD_RETRY_MS = 60_000;
@@ -32,7 +35,7 @@ const TYPE_NUMBER = new Map<MemoryType, number>(MEMORY_TYPES.map((t, i) => [t, i
 /** A stem's postings: documents in ascending order (appended), the stem's weighted count in each. */
 interface Postings {
   docs: Int32Array;
-  tfs: Float32Array;
+  tfs: Uint16Array;
   n: number;
   /** Live documents holding it: its document frequency. */
   live: number;
@@ -53,13 +56,13 @@ export interface FlatWords {
   terms: string[];
   termStart: Int32Array;
   postDocs: Int32Array;
-  postTfs: Float32Array;
+  postTfs: Uint16Array;
   docKey: Float64Array;
   docLength: Float32Array;
   docType: Uint8Array;
   docTermStart: Int32Array;
   docTermIds: Int32Array;
-  docTermTfs: Float32Array;
+  docTermTfs: Uint16Array;
 }
 
 export const flatBuffers = (f: FlatWords): ArrayBuffer[] =>
@@ -133,7 +136,7 @@ export function flatWordsOf(texts: readonly IndexedMemoryText[]): FlatWords {
   const termStart = new Int32Array(termDocs.length + 1);
   termDocs.forEach((docs, i) => (termStart[i + 1] = (termStart[i] as number) + docs.length));
   const postDocs = new Int32Array(termStart[termDocs.length] as number);
-  const postTfs = new Float32Array(postDocs.length);
+  const postTfs = new Uint16Array(postDocs.length);
   termDocs.forEach((docs, i) => {
     postDocs.set(docs, termStart[i]);
     postTfs.set(termTfs[i] as number[], termStart[i]);
@@ -148,7 +151,7 @@ export function flatWordsOf(texts: readonly IndexedMemoryText[]): FlatWords {
     docType,
     docTermStart,
     docTermIds: Int32Array.from(docTermIds),
-    docTermTfs: Float32Array.from(docTermTfs),
+    docTermTfs: Uint16Array.from(docTermTfs),
   };
 }
 
@@ -237,7 +240,7 @@ export class BrainWords {
     for (const [term, tf] of bag.counts) {
       let p = this.termOf.get(term);
       if (!p) {
-        p = { docs: new Int32Array(4), tfs: new Float32Array(4), n: 0, live: 0 };
+        p = { docs: new Int32Array(4), tfs: new Uint16Array(4), n: 0, live: 0 };
         this.termOf.set(term, p);
         this.termList.push(p);
         this.termNames.push(term);
@@ -245,7 +248,7 @@ export class BrainWords {
       if (p.n === p.docs.length) {
         const docs = new Int32Array(Math.max(4, p.n * 2));
         docs.set(p.docs.subarray(0, p.n));
-        const tfs = new Float32Array(docs.length);
+        const tfs = new Uint16Array(docs.length);
         tfs.set(p.tfs.subarray(0, p.n));
         p.docs = docs;
         p.tfs = tfs;
