@@ -72,6 +72,27 @@ describe('memory search follows every writer', () => {
     assert.deepEqual(gone, { ...gone, data: [], count: 0 });
   });
 
+  it('lifts a turn another app wrote next to a match, though the turns around it were read before', async () => {
+    const turn = async (by: Pick<TestApi, 'request'>, content: string, minute: number) => {
+      const res = await by.request('POST', '/v1/memories', {
+        key,
+        body: { content, speaker: 'Ada', session_id: 'attic', occurred_at: `2024-03-01T10:0${minute}:00Z` },
+      });
+      assert.equal(res.status, 201);
+      return res.body.data.id as string;
+    };
+    await turn(api, 'The glimmerstone is up in the attic', 0);
+    await turn(api, 'Shall we have tea', 4);
+    const before = await search(api, 'glimmerstone');
+    const next = await turn(other, 'Next to the old trunk', 2);
+    const after = await search(api, 'glimmerstone');
+    assert.ok(!before.data.some((m) => m.id === next));
+    assert.ok(
+      after.data.some((m) => m.id === next),
+      'the new turn is one place from the match',
+    );
+  });
+
   it('after writes, changes and deletes through both apps, ranks as an app that reads the brain afresh', async () => {
     const listed = await api.request('GET', '/v1/memories?limit=100', { key });
     const ids = (listed.body.data as { id: string }[]).map((m) => m.id);

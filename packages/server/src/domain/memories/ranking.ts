@@ -246,6 +246,9 @@ export function idfOf(size: number, df: number): number {
   return Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5));
 }
 
+/** How many turns each side of a match liftByNeighbours reads. */
+export const NEIGHBOUR_REACH = 2;
+
 /**
  * The turns one and two places from each of the best matches gain a share of its score (the
  * most any neighbour gives). Only the best are read around: a weak match lifts little.
@@ -265,7 +268,7 @@ async function liftByNeighbours(
   if (sources.length === 0) return;
   const around = await reads.around(
     sources.map((s) => s.memory),
-    2,
+    NEIGHBOUR_REACH,
   );
   const lift = new Map<string, number>();
   for (const source of sources) {

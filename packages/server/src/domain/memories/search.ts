@@ -9,7 +9,7 @@ import { termCounts } from './term-counts.js';
 import { weightsIn, wordIndexOf } from './word-index.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
-import { MEMORY_RANKING, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
+import { MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
@@ -132,10 +132,28 @@ async function byWordIndex(
       return key === undefined ? undefined : words.bagOfKey(key);
     },
     around: async (anchors, n) => {
-      const around = await conversationNeighbours(domain.store.memories, search.brainId, anchors, n);
+      // The turns around each anchor: kept by the index since the brain last changed, or read.
+      const around = new Map<string, Memory[]>();
+      const unread: Memory[] = [];
+      for (const anchor of anchors) {
+        const kept = n === NEIGHBOUR_REACH ? words.keptTurns(anchor.id) : undefined;
+        if (!kept) unread.push(anchor);
+        else {
+          around.set(anchor.id, kept.turns);
+          for (const [id, key] of kept.keys) keyOf.set(id, key);
+        }
+      }
+      if (unread.length === 0) return around;
+      const read = await conversationNeighbours(domain.store.memories, search.brainId, unread, n);
       // Their bags from the index too (tokenizing them cost more than this look-up).
-      const ids = [...around.values()].flatMap((turns) => turns.map((t) => t.id)).filter((id) => !keyOf.has(id));
+      const ids = [...read.values()].flatMap((turns) => turns.map((t) => t.id)).filter((id) => !keyOf.has(id));
       if (ids.length > 0) for (const [id, key] of feed.keysOf(ids)) keyOf.set(id, key);
+      for (const anchor of unread) {
+        const turns = read.get(anchor.id) ?? [];
+        around.set(anchor.id, turns);
+        const keys = new Map(turns.flatMap((t) => (keyOf.has(t.id) ? [[t.id, keyOf.get(t.id) as number]] : [])));
+        if (n === NEIGHBOUR_REACH) words.keepTurns(anchor.id, { turns, keys });
+      }
       return around;
     },
   });

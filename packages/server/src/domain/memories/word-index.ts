@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { MEMORY_TYPES, type MemoryType } from '../../model.js';
+import { MEMORY_TYPES, type Memory, type MemoryType } from '../../model.js';
 import type { IndexedMemoryText, MemoryTextFeed } from '../../store/memory-store.js';
 import { bagOf, forEachStem, idfOf, MEMORY_RANKING, stem, type Bag } from './ranking.js';
 
@@ -160,6 +160,8 @@ export function flatWordsOf(texts: readonly IndexedMemoryText[]): FlatWords {
  * base first (their stems in its arrays), then those put since.
  */
 export class BrainWords {
+  /** The neighbours read lately around this brain's memories (set when the index is kept). */
+  turns: TurnsKept | undefined;
   private readonly termOf = new Map<string, Postings>();
   private readonly termList: Postings[] = [];
   private readonly termNames: string[] = [];
@@ -337,6 +339,15 @@ export class BrainWords {
     return { counts, words: NO_WORDS, length: this.docLength[doc] as number };
   }
 
+  /** The turns read around a memory since the brain last changed (and their keys). */
+  keptTurns(id: string): KeptTurns | undefined {
+    return this.turns?.get(this, id);
+  }
+
+  keepTurns(id: string, kept: KeptTurns): void {
+    this.turns?.set(this, id, kept);
+  }
+
   /** The number of live memories holding each stem. */
   dfOfStems(stems: readonly string[]): number[] {
     return stems.map((s) => this.termOf.get(s)?.live ?? 0);
@@ -413,7 +424,51 @@ export interface WordIndexBuilt {
 }
 
 /** Every brain's index kept for one store. */
+/** The turns around a memory (domain/memories/neighbours.ts), with each one's key when known. */
+export interface KeptTurns {
+  turns: Memory[];
+  keys: Map<string, number>;
+}
+
+/**
+ * The turns read around memories lately, by brain: a search reads those around its 8 best
+ * matches, and they stay the same until the brain changes, which every search learns from the
+ * change log first (catchUp): any change to a brain forgets its turns. At most TURNS_KEPT
+ * memories' turns across brains (past it, all are forgotten).
+ */
+const TURNS_KEPT = 10_000;
+class TurnsKept {
+  private readonly byBrain = new Map<BrainWords, Map<string, KeptTurns>>();
+  private count = 0;
+
+  get(words: BrainWords, id: string): KeptTurns | undefined {
+    return this.byBrain.get(words)?.get(id);
+  }
+
+  set(words: BrainWords, id: string, kept: KeptTurns): void {
+    if (this.count >= TURNS_KEPT) {
+      this.byBrain.clear();
+      this.count = 0;
+    }
+    let brain = this.byBrain.get(words);
+    if (!brain) this.byBrain.set(words, (brain = new Map()));
+    if (!brain.has(id)) this.count++;
+    brain.set(id, kept);
+  }
+
+  forget(words: BrainWords): void {
+    this.count -= this.byBrain.get(words)?.size ?? 0;
+    this.byBrain.delete(words);
+  }
+
+  clear(): void {
+    this.byBrain.clear();
+    this.count = 0;
+  }
+}
+
 class WordIndexes {
+  private readonly turns = new TurnsKept();
   /** The log's seq up to which changes are applied to every ready index. */
   private applied = -1;
   /** Ready indexes, least lately used first. */
@@ -527,8 +582,10 @@ class WordIndexes {
     while (this.docs + words.docs > MAX_DOCS && this.ready.size > 0) {
       const [oldest, dropped] = this.ready.entries().next().value as [string, BrainWords];
       this.ready.delete(oldest);
+      this.turns.forget(dropped);
       this.docs -= dropped.docs;
     }
+    words.turns = this.turns;
     this.ready.set(brainId, words);
     this.docs += words.docs;
     // Changes up to the build's own are in it; those after, catchUp applies to it as to the rest.
@@ -555,14 +612,17 @@ class WordIndexes {
         words,
         keys.filter((k) => k >= words.lo && k <= words.hi),
       );
-      if (words.wornOut || this.docs + words.docs > MAX_DOCS) this.ready.delete(brainId);
-      else this.docs += words.docs;
+      if (words.wornOut || this.docs + words.docs > MAX_DOCS) {
+        this.ready.delete(brainId);
+        this.turns.forget(words);
+      } else this.docs += words.docs;
     }
     this.applied = marks.latest;
   }
 
   private apply(words: BrainWords, keys: number[]): void {
     if (keys.length === 0) return;
+    this.turns.forget(words);
     const now = new Map(this.feed.texts(keys).map((t) => [t.key, t]));
     for (const key of keys) {
       const text = now.get(key);
@@ -573,6 +633,7 @@ class WordIndexes {
 
   private dropAll(): void {
     this.ready.clear();
+    this.turns.clear();
     this.docs = 0;
     this.applied = -1;
   }
