@@ -1,7 +1,10 @@
 // Memory search latency of this checkout's build against another checkout's (the commit before a
 // ranking change, in a git worktree), in one run: one SQLite database of 100,000 memories
 // (bench/scenarios/memories.mjs's Zipf text, in sessions of 20), migrated by this checkout, and
-// each build's server started on it in turn for alternating sequential measurements.
+// each build's server started on it in turn for alternating sequential measurements. A build
+// that keeps memory words in memory (domain/memories/word-index.ts) is measured once its first
+// search has had the brain's index built (it logs "memory word index built"), as
+// snapshot-search-builds.mjs waits for the snapshot text index: a server's steady state.
 //
 //   git worktree add ../before <commit> && (cd ../before && npm ci && npm run build)
 //   npm run build && node bench/memory-search-builds.mjs --other ../before [--other ../another…]
@@ -9,6 +12,7 @@
 //
 // Prints each build's median p50, p95, requests a second and server CPU per request over the
 // rounds; CPU per request is the steadiest of these on a loaded machine.
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runMain } from './lib/cleanup.mjs';
@@ -35,21 +39,26 @@ await runMain(async () => {
   seedMemories(db.databaseUrl, { accountId: db.account_id, brainId: db.brain_id, count: Number(values.count) });
   const list = queries();
   const builds = [
-    { name: 'this checkout', cli: resolve('packages/server/bin/snapgraph.js') },
-    ...values.other.map((other) => ({
-      name: `other (${other})`,
-      cli: join(resolve(other), 'packages/server/bin/snapgraph.js'),
-    })),
-  ];
+    { name: 'this checkout', checkout: resolve('.') },
+    ...values.other.map((other) => ({ name: `other (${other})`, checkout: resolve(other) })),
+  ].map((b) => ({
+    ...b,
+    cli: join(b.checkout, 'packages/server/bin/snapgraph.js'),
+    wordIndex: existsSync(join(b.checkout, 'packages/server/dist/domain/memories/word-index.js')),
+  }));
   const samples = new Map(builds.map((b) => [b.name, []]));
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const build of round % 2 ? builds : [...builds].reverse()) {
       const server = await startNodeServer({
         name: build.name,
         args: [build.cli, 'serve'],
-        env: { DATABASE_URL: db.databaseUrl, LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false' },
+        env: { DATABASE_URL: db.databaseUrl, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false' },
       });
       try {
+        if (build.wordIndex) {
+          await searchLatency(server, db.key, db.brain_id, list.slice(0, 1), 0.05);
+          await server.waitForLine(/memory word index built/, 120_000);
+        }
         await searchLatency(server, db.key, db.brain_id, list, 2);
         const sample = await searchLatency(server, db.key, db.brain_id, list, Number(values.seconds));
         samples.get(build.name).push(sample);

@@ -1,3 +1,4 @@
+import { onWordIndexBuilt } from './domain/memories/word-index.js';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { createBackgroundWorker, JobRunner } from './background/index.js';
 import { startSemanticSearch } from './domain/embeddings/index.js';
@@ -152,6 +153,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (kind === 'built') app.log.info(event, 'search text index built');
     else app.log.warn(event, 'search text index: FTS5 answers meanwhile');
   });
+  // When memory search reads a large brain's words from memory (built in a worker after its first search).
+  if (store.memories.textFeed) {
+    onWordIndexBuilt(store.memories.textFeed, (event) => app.log.info(event, 'memory word index built'));
+  }
   app.decorate('lifecycle', { draining: false, closing: false });
   app.addHook('preClose', (done) => {
     app.lifecycle.closing = true;

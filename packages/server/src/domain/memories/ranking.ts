@@ -14,7 +14,7 @@ const porter2: (word: string) => string = createRequire(import.meta.url)('wink-p
  */
 const STEMS_KEPT = 100_000;
 const stemmed = new Map<string, string>();
-function stem(word: string): string {
+export function stem(word: string): string {
   let s = stemmed.get(word);
   if (s === undefined) {
     if (stemmed.size >= STEMS_KEPT) stemmed.clear();
@@ -118,6 +118,12 @@ export interface RankedMemory {
 export interface RankingReads {
   termStats(terms: readonly string[]): Promise<{ size: number; df: number[] }>;
   around(anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
+  /**
+   * A word index's own bag of a memory (word-index.ts), when it holds it: its stems are the
+   * words of `words` too, and `stemStats` counts them (a stem stemmed again may change).
+   */
+  bagOf?(memory: Memory): Bag | undefined;
+  stemStats?(stems: readonly string[]): { size: number; df: number[] };
 }
 
 /**
@@ -152,7 +158,7 @@ export async function rankMemories(
   const stats = await reads.termStats([...terms.values()]);
   const weights = new Map<string, number>();
   [...terms.keys()].forEach((term, i) => weights.set(term, idfOf(stats.size, stats.df[i] ?? 0)));
-  const bags = new Map(pool.map((m) => [m.id, bagOf(m)]));
+  const bags = new Map(pool.map((m) => [m.id, reads.bagOf?.(m) ?? bagOf(m)]));
   const meanLength = Math.max(1, [...bags.values()].reduce((sum, bag) => sum + bag.length, 0) / Math.max(1, bags.size));
   const bm25 = (bag: Bag): number => {
     const { k1, b } = MEMORY_RANKING;
@@ -205,19 +211,23 @@ async function feedbackWeights(
     .filter((s) => s.relevance > 0)
     .sort((a, b) => b.relevance - a.relevance)
     .slice(0, R.feedbackDocs);
+  // Counted by the word index when it gives the bags (a stem is its own word there).
+  const byStem = reads.stemStats !== undefined;
   const held = new Map<string, { word: string; docs: number }>();
   for (const { bag } of best) {
-    for (const [term, word] of bag.words) {
+    for (const term of bag.counts.keys()) {
       if (queryTerms.has(term)) continue;
       const h = held.get(term);
       if (h) h.docs++;
-      else held.set(term, { word, docs: 1 });
+      else held.set(term, { word: byStem ? term : (bag.words.get(term) as string), docs: 1 });
     }
   }
   const feedback = new Map<string, number>();
   if (held.size === 0) return feedback;
   const terms = [...held.keys()];
-  const stats = await reads.termStats(terms.map((t) => (held.get(t) as { word: string }).word));
+  const stats = reads.stemStats
+    ? reads.stemStats(terms)
+    : await reads.termStats(terms.map((t) => (held.get(t) as { word: string }).word));
   const chosen = terms
     .map((term, i) => ({ term, idf: idfOf(size, stats.df[i] ?? 0), docs: (held.get(term) as { docs: number }).docs }))
     .filter((c) => c.idf > 0)
@@ -231,10 +241,13 @@ async function feedbackWeights(
  * BM25's IDF, ln(1 + (N − df + 0.5) / (df + 0.5)); a word no memory holds, as the store counts
  * (a word its index drops, such as a stop word of PostgreSQL's), weighs nothing.
  */
-function idfOf(size: number, df: number): number {
+export function idfOf(size: number, df: number): number {
   if (df <= 0) return 0;
   return Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5));
 }
+
+/** How many turns each side of a match liftByNeighbours reads. */
+export const NEIGHBOUR_REACH = 2;
 
 /**
  * The turns one and two places from each of the best matches gain a share of its score (the
@@ -255,7 +268,7 @@ async function liftByNeighbours(
   if (sources.length === 0) return;
   const around = await reads.around(
     sources.map((s) => s.memory),
-    2,
+    NEIGHBOUR_REACH,
   );
   const lift = new Map<string, number>();
   for (const source of sources) {
@@ -268,7 +281,7 @@ async function liftByNeighbours(
       if (gain <= 0) return;
       lift.set(turn.id, Math.max(lift.get(turn.id) ?? 0, gain));
       if (!ranked.has(turn.id) && passes(turn, filters)) {
-        const bag = bagOf(turn);
+        const bag = reads.bagOf?.(turn) ?? bagOf(turn);
         ranked.set(turn.id, { memory: turn, relevance: bm25(bag), matchesText: holdsQueryTerm(bag) });
       }
     });
@@ -289,29 +302,60 @@ function passes(m: Memory, f: MemoryFilters): boolean {
   );
 }
 
-interface Bag {
+export interface Bag {
   counts: Map<string, number>;
   /** A word of the memory for each stem, to ask the store to count (it stems itself). */
-  words: Map<string, string>;
+  words: ReadonlyMap<string, string>;
   length: number;
 }
 
 /** A memory's stemmed words with their weighted counts, and its weighted length. */
-function bagOf(m: Memory): Bag {
+export function bagOf(m: Pick<Memory, 'content' | 'speaker' | 'tags'>, withWords = true): Bag {
   const counts = new Map<string, number>();
-  const words = new Map<string, string>();
+  const words = withWords ? new Map<string, string>() : NO_WORDS;
   let length = 0;
+  forEachStem(m, (s, weight, word) => {
+    const c = counts.get(s);
+    if (c === undefined) {
+      counts.set(s, weight);
+      if (withWords) (words as Map<string, string>).set(s, word);
+    } else counts.set(s, c + weight);
+    length += weight;
+  });
+  return { counts, words, length };
+}
+
+/** Each word of a memory that ranking weighs, stemmed, with its field's weight (a bag's words, in order). */
+export function forEachStem(
+  m: Pick<Memory, 'content' | 'speaker' | 'tags'>,
+  each: (stem: string, weight: number, word: string) => void,
+): void {
   const add = (text: string, weight: number) => {
-    for (const word of text.toLowerCase().match(WORD) ?? []) {
-      if (STOP_WORDS.has(word)) continue;
-      const s = stem(word);
-      counts.set(s, (counts.get(s) ?? 0) + weight);
-      if (!words.has(s)) words.set(s, word);
-      length += weight;
+    const found = text.toLowerCase().match(WORD);
+    if (!found) return;
+    for (const word of found) {
+      const s = indexedStem(word);
+      if (s !== null) each(s, weight, word);
     }
   };
   add(m.content, 1);
   if (m.speaker !== null) add(m.speaker, MEMORY_RANKING.speakerWeight);
   for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
-  return { counts, words, length };
+}
+
+const NO_WORDS: ReadonlyMap<string, string> = new Map();
+
+/**
+ * A lower-cased word's stem, or null for a stop word: one look-up a word where a bag is made
+ * (a brain's index makes a bag of every memory). Bounded as the stems are.
+ */
+const stemsOrStops = new Map<string, string | null>();
+function indexedStem(word: string): string | null {
+  let s = stemsOrStops.get(word);
+  if (s === undefined) {
+    if (stemsOrStops.size >= STEMS_KEPT) stemsOrStops.clear();
+    s = STOP_WORDS.has(word) ? null : stem(word);
+    stemsOrStops.set(word, s);
+  }
+  return s;
 }

@@ -1,14 +1,15 @@
 import type { Memory, MemoryType, Principal } from '../../model.js';
-import type { MemorySearch } from '../../store/memory-store.js';
+import type { MemorySearch, MemoryTextFeed } from '../../store/memory-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
 import { occurredWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
 import { termCounts } from './term-counts.js';
+import { weightsIn, wordIndexOf } from './word-index.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
-import { MEMORY_RANKING, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
+import { MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
@@ -76,6 +77,8 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
 async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, wanted: number) {
   const store = domain.store.memories;
   const terms = rankedTerms(search.query);
+  const indexed = terms && store.textFeed && (await byWordIndex(domain, store.textFeed, search, terms, wanted));
+  if (indexed) return indexed;
   const pool = store.relevanceHasIdf ? MEMORY_RANKING.pool : MEMORY_RANKING.poolWithoutIdf;
   const found = await store.search({ ...search, limit: terms ? Math.max(wanted, pool) : wanted });
   if (!terms || found.hits.length === 0) {
@@ -91,6 +94,70 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
     },
   );
   return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
+}
+
+/**
+ * textRanked through the brain's word index (word-index.ts), when the store keeps one and the
+ * search filters by nothing the index lacks (its type only): the candidates are the `pool` best
+ * by BM25 over every match, and every word's count is exact; `count` is the store's, as on its
+ * own path. Undefined when the index is not ready or finds nothing (the store's path then says
+ * what it finds).
+ */
+async function byWordIndex(
+  domain: Domain,
+  feed: MemoryTextFeed,
+  search: Omit<MemorySearch, 'limit'>,
+  terms: Map<string, string>,
+  wanted: number,
+): Promise<{ hits: RankedMemory[]; total: number; broughtIn: number } | undefined> {
+  if (search.speaker !== undefined || search.sessionId !== undefined) return undefined;
+  if (search.since !== undefined || search.until !== undefined) return undefined;
+  const words = wordIndexOf(feed, search.brainId);
+  if (!words) return undefined;
+  const best = words.best(weightsIn(words, terms), search.memoryType, Math.max(wanted, MEMORY_RANKING.pool));
+  if (best.keys.length === 0) return undefined;
+  const rows = feed.memories(best.keys);
+  const keyOf = new Map<string, number>();
+  const pool = best.keys.flatMap((key) => {
+    const memory = rows.get(key);
+    if (memory) keyOf.set(memory.id, key);
+    return memory ?? [];
+  });
+  const total = feed.countMatches(search);
+  const hits = await rankMemories(terms, pool, search, {
+    termStats: async (list) => ({ size: words.size, df: words.df(list) }),
+    stemStats: (stems) => ({ size: words.size, df: words.dfOfStems(stems) }),
+    bagOf: (memory) => {
+      const key = keyOf.get(memory.id);
+      return key === undefined ? undefined : words.bagOfKey(key);
+    },
+    around: async (anchors, n) => {
+      // The turns around each anchor: kept by the index since the brain last changed, or read.
+      const around = new Map<string, Memory[]>();
+      const unread: Memory[] = [];
+      for (const anchor of anchors) {
+        const kept = n === NEIGHBOUR_REACH ? words.keptTurns(anchor.id) : undefined;
+        if (!kept) unread.push(anchor);
+        else {
+          around.set(anchor.id, kept.turns);
+          for (const [id, key] of kept.keys) keyOf.set(id, key);
+        }
+      }
+      if (unread.length === 0) return around;
+      const read = await conversationNeighbours(domain.store.memories, search.brainId, unread, n);
+      // Their bags from the index too (tokenizing them cost more than this look-up).
+      const ids = [...read.values()].flatMap((turns) => turns.map((t) => t.id)).filter((id) => !keyOf.has(id));
+      if (ids.length > 0) for (const [id, key] of feed.keysOf(ids)) keyOf.set(id, key);
+      for (const anchor of unread) {
+        const turns = read.get(anchor.id) ?? [];
+        around.set(anchor.id, turns);
+        const keys = new Map(turns.flatMap((t) => (keyOf.has(t.id) ? [[t.id, keyOf.get(t.id) as number]] : [])));
+        if (n === NEIGHBOUR_REACH) words.keepTurns(anchor.id, { turns, keys });
+      }
+      return around;
+    },
+  });
+  return { hits, total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
 }
 
 /**

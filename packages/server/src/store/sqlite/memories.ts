@@ -1,6 +1,13 @@
 import type { Memory, PageOf, Snapshot } from '../../model.js';
 import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
-import type { MemoryFilters, MemoryQuery, MemorySearch, MemoryStore } from '../memory-store.js';
+import type {
+  IndexedMemoryText,
+  MemoryFilters,
+  MemoryQuery,
+  MemorySearch,
+  MemoryStore,
+  MemoryTextFeed,
+} from '../memory-store.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { lazyStatements } from './lazy-statement.js';
@@ -9,6 +16,11 @@ import { snapshotFromRow, type SnapshotRow } from './rows.js';
 import { ftsExpression } from './search.js';
 
 const COLUMNS = MEMORY_COLUMNS.join(', ');
+const COLUMNS_OF_M = MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ');
+/** The anchors of a neighbour read: @anchors, a JSON array of [session_id, occurred_at, id], by place `k`. */
+const ANCHORS = `WITH a (k, session_id, occurred_at, id) AS (
+  SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+  FROM json_each(@anchors))`;
 
 const BRAIN_SPAN = BigInt(SPAN);
 /**
@@ -61,6 +73,12 @@ const needsRows = (f: MemoryFilters) =>
 const AFTER = '(@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))';
 
 type MemoryRow = Omit<Memory, 'tags'> & { tags: string };
+/** What the word index of memories reads of each (its key, type and text). */
+const TEXTS = `SELECT r.rowid AS key, r.memory_type, m.content, m.speaker, m.tags
+  FROM memory_search_rows r JOIN memories m ON m.id = r.memory_id`;
+const LATEST_CHANGE = 'SELECT coalesce(max(seq), 0) FROM memory_search_changes';
+type TextRow = Omit<IndexedMemoryText, 'tags'> & { tags: string };
+const textFromRow = (row: TextRow): IndexedMemoryText => ({ ...row, tags: JSON.parse(row.tags) as string[] });
 
 export const memoryToRow = (accountId: string, m: Memory) => ({
   ...m,
@@ -68,15 +86,21 @@ export const memoryToRow = (accountId: string, m: Memory) => ({
   tags: JSON.stringify(m.tags),
 });
 const memoryFromRow = (row: MemoryRow): Memory => ({ ...row, tags: JSON.parse(row.tags) as string[] });
+/** Oldest first by (occurred_at, id). */
+const byOccurrence = (a: Memory, b: Memory) =>
+  a.occurred_at < b.occurred_at ? -1 : a.occurred_at > b.occurred_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /** Memories on SQLite: every write through group commit, search on an FTS5 index. */
 export class SqliteMemoryStore implements MemoryStore {
   readonly relevanceHasIdf = true; // FTS5's bm25
+  readonly textFeed: MemoryTextFeed;
   private readonly stmt;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly writes: GroupCommit,
+    /** The database file, for the word index's builds in a worker; none for a database in memory. */
+    private readonly path?: string,
   ) {
     const prepared = lazyStatements(db);
     this.stmt = {
@@ -134,32 +158,117 @@ export class SqliteMemoryStore implements MemoryStore {
         `SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM memory_search
            WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi LIMIT @cap)`,
       ),
-      // Both sides in one statement: the n before (newest first) and the n after (oldest first).
-      around: prepared<MemoryRow & { side: number }>(
-        `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM memories
-           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) < (@occurred_at, @id)
-           ORDER BY occurred_at DESC, id DESC LIMIT @n)
+      // Every anchor's both sides in one statement (one statement per anchor cost more in
+      // better-sqlite3's calls and row objects than the index reads): for each anchor of @anchors
+      // ([session_id, occurred_at, id] by its place), the rowids of its n before and n after; the
+      // rows come in rowid order and are put in time order after.
+      around: prepared<MemoryRow & { anchor: number }>(
+        `${ANCHORS}
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND session_id = a.session_id
+             AND (occurred_at, id) < (a.occurred_at, a.id) ORDER BY occurred_at DESC, id DESC LIMIT @n)
          UNION ALL
-         SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
-           WHERE brain_id = @brain_id AND session_id = @session_id AND (occurred_at, id) > (@occurred_at, @id)
-           ORDER BY occurred_at, id LIMIT @n)`,
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND session_id = a.session_id
+             AND (occurred_at, id) > (a.occurred_at, a.id) ORDER BY occurred_at, id LIMIT @n)`,
       ),
-      // The brain's memories nearest in time, in one statement as `around`; memories_by_occurrence
-      // walks occurred_at, so the range is written on it alone and id only breaks its ties.
-      nearest: prepared<MemoryRow & { side: number }>(
-        `SELECT * FROM (SELECT ${COLUMNS}, 0 AS side FROM memories
-           WHERE brain_id = @brain_id AND occurred_at <= @occurred_at AND (occurred_at < @occurred_at OR id < @id)
-           ORDER BY occurred_at DESC, id DESC LIMIT @n)
+      // The brain's memories nearest in time, as `around`; memories_by_occurrence walks
+      // occurred_at, so the range is written on it alone and id only breaks its ties.
+      nearest: prepared<MemoryRow & { anchor: number }>(
+        `${ANCHORS}
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND occurred_at <= a.occurred_at
+             AND (occurred_at < a.occurred_at OR id < a.id) ORDER BY occurred_at DESC, id DESC LIMIT @n)
          UNION ALL
-         SELECT * FROM (SELECT ${COLUMNS}, 1 AS side FROM memories
-           WHERE brain_id = @brain_id AND occurred_at >= @occurred_at AND (occurred_at > @occurred_at OR id > @id)
-           ORDER BY occurred_at, id LIMIT @n)`,
+         SELECT a.k AS anchor, ${COLUMNS_OF_M} FROM a JOIN memories m ON m.rowid IN (
+           SELECT rowid FROM memories WHERE brain_id = @brain_id AND occurred_at >= a.occurred_at
+             AND (occurred_at > a.occurred_at OR id > a.id) ORDER BY occurred_at, id LIMIT @n)`,
       ),
+      changeMarks: prepared<{ latest: number; oldest: number }>(
+        `SELECT (${LATEST_CHANGE}) AS latest,
+           (SELECT coalesce(min(seq), 0) FROM memory_search_changes) AS oldest`,
+      ),
+      changedKeys: prepared<number>(
+        'SELECT DISTINCT search_rowid FROM memory_search_changes WHERE seq > @after AND seq <= @up_to',
+      ),
+      brainTexts: prepared<TextRow>(`${TEXTS} WHERE r.rowid > @after AND r.rowid <= @hi ORDER BY r.rowid LIMIT @limit`),
+      keysOf: prepared<[string, number]>(
+        'SELECT memory_id, rowid FROM memory_search_rows WHERE memory_id IN (SELECT value FROM json_each(@ids))',
+      ),
+      texts: prepared<TextRow>(`${TEXTS} WHERE r.rowid IN (SELECT value FROM json_each(@keys))`),
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
          WHERE source_id = @source_id AND source_type = 'memory' AND account_id = @account_id
          ORDER BY created_at, id`,
       ),
+    };
+    this.textFeed = this.makeTextFeed();
+  }
+
+  /** The log of index changes (migration 14) and the texts, for the word index of memories. */
+  private makeTextFeed(): MemoryTextFeed {
+    const range = (brainId: string) => {
+      const brain = this.stmt.brainNumber().get({ brain_id: brainId });
+      if (!brain) return undefined;
+      const lo = brain.n * SPAN;
+      return { lo, hi: lo + SPAN - 1 };
+    };
+    const inFile = this.path !== undefined && this.path !== '' && this.path !== ':memory:';
+    return {
+      workerReads: inFile
+        ? {
+            path: this.path as string,
+            seq: LATEST_CHANGE,
+            texts: `${TEXTS} WHERE r.rowid BETWEEN @lo AND @hi ORDER BY r.rowid`,
+          }
+        : undefined,
+      changeMarks: () => this.stmt.changeMarks().get({}) ?? { latest: 0, oldest: 0 },
+      changedKeys: (after, upTo) => this.stmt.changedKeys().pluck().all({ after, up_to: upTo }),
+      brainKeys: (brainId) => {
+        const keys = range(brainId);
+        if (!keys) return undefined;
+        const written = Number(this.stmt.brainSize().get({ lo: BigInt(keys.lo), hi: BigInt(keys.hi) })?.n ?? 0);
+        return { ...keys, written };
+      },
+      brainTexts: (brainId, after, limit) => {
+        const keys = range(brainId);
+        if (!keys) return [];
+        return this.stmt
+          .brainTexts()
+          .all({ after: BigInt(Math.max(after, keys.lo - 1)), hi: BigInt(keys.hi), limit })
+          .map(textFromRow);
+      },
+      keysOf: (ids) =>
+        new Map(
+          this.stmt
+            .keysOf()
+            .raw()
+            .all({ ids: JSON.stringify(ids) }),
+        ),
+      texts: (keys) =>
+        this.stmt
+          .texts()
+          .all({ keys: JSON.stringify(keys) })
+          .map(textFromRow),
+      memories: (keys) =>
+        new Map(
+          this.stmt
+            .rowsIn()
+            .all({ rowids: JSON.stringify(keys) })
+            .map(({ rowid, ...row }) => [rowid, memoryFromRow(row)]),
+        ),
+      countMatches: (search) => {
+        const match = ftsExpression({ brainId: search.brainId }, search.query);
+        const keys = range(search.brainId);
+        if (match === undefined || !keys) return 0;
+        const scope = { match, lo: BigInt(keys.lo), hi: BigInt(keys.hi), ...filterValues(search) };
+        const count = needsRows(search)
+          ? this.stmt.countMatchesFiltered()
+          : search.memoryType === undefined
+            ? this.stmt.countMatchesAnyType()
+            : this.stmt.countMatches();
+        return count.get(scope)?.n ?? 0;
+      },
     };
   }
 
@@ -264,44 +373,40 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
     return this.aroundEach(
+      brainId,
       anchors.filter((a) => a.session_id !== null),
       n,
-      (anchor) => this.stmt.around().all({ ...this.anchorAt(brainId, anchor, n), session_id: anchor.session_id }),
+      this.stmt.around(),
     );
   }
 
   async nearestInTime(brainId: string, anchors: readonly Memory[], n: number) {
     return this.aroundEach(
+      brainId,
       anchors.filter((a) => a.session_id === null),
       n,
-      (anchor) => this.stmt.nearest().all(this.anchorAt(brainId, anchor, n)),
+      this.stmt.nearest(),
     );
   }
 
-  private anchorAt(brainId: string, anchor: Memory, n: number) {
-    return { brain_id: brainId, occurred_at: anchor.occurred_at, id: anchor.id, n };
-  }
-
-  /** Each anchor's rows (side 0 newest first, side 1 oldest first), oldest first, in one read transaction. */
+  /** Each anchor's up to n memories before and n after (by `read`), oldest first, in one statement. */
   private aroundEach(
+    brainId: string,
     anchors: readonly Memory[],
     n: number,
-    read: (anchor: Memory) => (MemoryRow & { side: number })[],
+    read: { all(params: object): (MemoryRow & { anchor: number })[] },
   ): Map<string, Memory[]> {
     const context = new Map<string, Memory[]>();
-    if (n <= 0) return context;
-    this.db.transaction(() => {
-      for (const anchor of anchors) {
-        if (context.has(anchor.id)) continue;
-        const rows = read(anchor);
-        const before = rows.filter((r) => r.side === 0).reverse();
-        const after = rows.filter((r) => r.side === 1);
-        context.set(
-          anchor.id,
-          [...before, ...after].map(({ side: _side, ...row }) => memoryFromRow(row)),
-        );
-      }
-    })();
+    const distinct = anchors.filter((a, i) => anchors.findIndex((b) => b.id === a.id) === i);
+    if (n <= 0 || distinct.length === 0) return context;
+    for (const anchor of distinct) context.set(anchor.id, []);
+    const rows = read.all({
+      brain_id: brainId,
+      n,
+      anchors: JSON.stringify(distinct.map((a) => [a.session_id, a.occurred_at, a.id])),
+    });
+    for (const { anchor, ...row } of rows) context.get((distinct[anchor] as Memory).id)?.push(memoryFromRow(row));
+    for (const around of context.values()) around.sort(byOccurrence);
     return context;
   }
 

@@ -2,6 +2,7 @@ import type { Migration } from '../migration.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
 import { MEMORIES_WHEN_SQL } from './memories-when-sql.js';
+import { MEMORY_CHANGES_SQL } from './memory-changes-sql.js';
 import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
@@ -260,5 +261,10 @@ export const sqliteMigrations: Migration[] = [
     version: 13,
     name: "a job's output, recorded in the transaction that writes it",
     sql: JOB_WRITTEN_SQL,
+  },
+  {
+    version: 14,
+    name: 'the log of memory index changes, for the in-memory word index of memories',
+    sql: MEMORY_CHANGES_SQL,
   },
 ];

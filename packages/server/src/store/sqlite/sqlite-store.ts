@@ -59,7 +59,7 @@ export class SqliteStore extends ResourceMethods implements Store {
     this.knowledge = new SqliteKnowledgeStore(this.db, this.writes, this.offThread);
     this.jobs = new SqliteJobStore(this.db, this.writes);
     this.idempotency = new SqliteIdempotencyStore(this.db, this.writes);
-    this.memories = new SqliteMemoryStore(this.db, this.writes);
+    this.memories = new SqliteMemoryStore(this.db, this.writes, path);
     this.transfer = new SqliteTransferStore(this.db, this.writes, path);
     this.immediate = immediateReads(this.db, this.keys, this.snapshots);
   }
