@@ -1,4 +1,4 @@
-import { onWordIndexBuilt } from './domain/memories/word-index.js';
+import { onWordIndexBuilt } from './domain/memories/word-index/index.js';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { createBackgroundWorker, JobRunner } from './background/index.js';
 import { startSemanticSearch } from './domain/embeddings/index.js';

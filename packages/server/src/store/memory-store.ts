@@ -46,7 +46,7 @@ export interface IndexedMemoryText {
 }
 
 /**
- * What an in-process word index of memories (domain/memories/word-index.ts) reads: a log of the
+ * What an in-process word index of memories (domain/memories/word-index/) reads: a log of the
  * keys whose text changed through any writer, numbered in order (`seq`), and the texts. Every
  * read is synchronous (the store's driver is). Keys are numbers unique in the store; a brain's
  * keys, in write order, are read in slices to build its index.

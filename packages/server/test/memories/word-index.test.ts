@@ -1,11 +1,11 @@
-// The word index memory search keeps of a brain (domain/memories/word-index.ts) follows every
+// The word index memory search keeps of a brain (domain/memories/word-index/) follows every
 // writer: memories written, changed and deleted through another app on the same database are
 // found (or gone) at the next search, and a search through an index kept up by writes answers as
 // one built afresh. On PostgreSQL (no index) the same holds through the store.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { onWordIndexBuilt, type WordIndexBuilt } from '../../src/domain/memories/word-index.js';
+import { onWordIndexBuilt, type WordIndexBuilt } from '../../src/domain/memories/word-index/index.js';
 import { newId } from '../../src/ids.js';
 import { testBackend } from '../helpers/database.js';
 import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';

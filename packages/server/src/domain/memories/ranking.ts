@@ -119,8 +119,8 @@ export interface RankingReads {
   termStats(terms: readonly string[]): Promise<{ size: number; df: number[] }>;
   around(anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
   /**
-   * A word index's own bag of a memory (word-index.ts), when it holds it: its stems are the
-   * words of `words` too, and `stemStats` counts them (a stem stemmed again may change).
+   * A word index's own bag of a memory (word-index/brain-words.ts), when it holds it: its stems
+   * are the words of `words` too, and `stemStats` counts them (a stem stemmed again may change).
    */
   bagOf?(memory: Memory): Bag | undefined;
   stemStats?(stems: readonly string[]): { size: number; df: number[] };

@@ -6,7 +6,7 @@ import { meaningOf } from '../search/index.js';
 import { occurredWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
 import { termCounts } from './term-counts.js';
-import { weightsIn, wordIndexOf } from './word-index.js';
+import { weightsIn, wordIndexOf } from './word-index/index.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
 import { MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
@@ -97,7 +97,7 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
 }
 
 /**
- * textRanked through the brain's word index (word-index.ts), when the store keeps one and the
+ * textRanked through the brain's word index (word-index/), when the store keeps one and the
  * search filters by nothing the index lacks (its type only): the candidates are the `pool` best
  * by BM25 over every match, and every word's count is exact; `count` is the store's, as on its
  * own path. Undefined when the index is not ready or finds nothing (the store's path then says

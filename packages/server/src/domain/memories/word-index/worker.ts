@@ -1,10 +1,10 @@
-// Builds a brain's word index (word-index.ts) off the request thread, with a connection of its
+// Builds a brain's word index (flat.ts) off the request thread, with a connection of its
 // own to the file: the log's newest seq and the brain's texts in one read transaction, then the
 // flat index, handed back without a copy.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { IndexedMemoryText } from '../../store/memory-store.js';
-import { flatBuffers, flatWordsOf } from './word-index.js';
+import type { IndexedMemoryText } from '../../../store/memory-store.js';
+import { flatBuffers, flatWordsOf } from './flat.js';
 
 const { path, read } = workerData as { path: string; read: { seq: string; texts: string; lo: number; hi: number } };
 const db = new Database(path, { readonly: true });
