@@ -155,7 +155,7 @@ describe('memory ranking of a conversation written without sessions', () => {
     assert.ok(!contents.includes(TURNS[4]![1]), JSON.stringify(contents));
   });
 
-  it('a memory with a session in between ends the run', async () => {
+  it('a memory of another session is not a turn of the conversation', async () => {
     const res = await api.request('POST', '/v1/memories', {
       key,
       body: {
@@ -169,6 +169,31 @@ describe('memory ranking of a conversation written without sessions', () => {
     const contents = found.data.map((m) => m.content);
     assert.ok(contents.includes(TURNS[1]![1]), JSON.stringify(contents));
     assert.ok(!contents.includes('Harbour cranes are loud.'), JSON.stringify(contents));
+  });
+});
+
+describe('memory ranking: notes without a speaker are nobody’s conversation', () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi({ backgroundWork: false });
+    key = await api.newKey();
+  });
+  after(() => api.close());
+
+  it('a turn with a speaker lifts no note written around it', async () => {
+    const notes = ['Buy milk on Monday', 'The car needs new tires'];
+    for (const content of [notes[0], 'I moved to Lisbon last year', notes[1]]) {
+      const body = content.includes('Lisbon') ? { content, speaker: 'Ana' } : { content };
+      assert.equal((await api.request('POST', '/v1/memories', { key, body })).status, 201);
+    }
+    const res = await api.request('POST', '/v1/memories/search', { key, body: { query: 'Lisbon' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      res.body.data.map((m: { content: string }) => m.content),
+      ['I moved to Lisbon last year'],
+    );
+    assert.equal(res.body.count, 1);
   });
 });
 

@@ -48,17 +48,17 @@ function sameConversation(anchor: Memory, near: readonly Memory[]): Memory[] {
   return [...continuing(anchor, before).reverse(), ...continuing(anchor, after)];
 }
 
-/** The run of `side` (nearest first) of turns without a session and without a pause longer than the gap. */
+/**
+ * The run of `side` (nearest first) of the conversation's turns — memories with a speaker and no
+ * session; a note (no speaker) or another session's memory between them is not one — without a
+ * pause longer than the gap.
+ */
 function continuing(anchor: Memory, side: readonly Memory[]): Memory[] {
   const run: Memory[] = [];
   let last = anchor;
   for (const m of side) {
-    if (
-      m.session_id !== null ||
-      Math.abs(Date.parse(m.occurred_at) - Date.parse(last.occurred_at)) > CONVERSATION_GAP_MS
-    ) {
-      break;
-    }
+    if (m.speaker === null || m.session_id !== null) continue;
+    if (Math.abs(Date.parse(m.occurred_at) - Date.parse(last.occurred_at)) > CONVERSATION_GAP_MS) break;
     run.push(m);
     last = m;
   }
