@@ -1,13 +1,16 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
-import { validationError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
 import { MAX_NESTING, tooDeep } from '../domain/nesting.js';
+import { NUL_REASON, nulPath } from '../domain/nul-text.js';
 
 /**
  * JSON bodies through Fastify's own safe parser (prototype poisoning refused), except that an
  * empty body is "no body": a DELETE sent with a JSON content type and nothing after it is
  * fine, and a POST or PUT without a body fails validation with a clear message instead.
+ * `refuseNul`: the store cannot keep U+0000 (domain/nul-text.ts), so a body holding it anywhere
+ * is a 400 naming the field, and so is a query parameter holding it (a path segment: a 404).
  */
-export function registerJsonBody(app: FastifyInstance): void {
+export function registerJsonBody(app: FastifyInstance, options: { refuseNul: boolean }): void {
   // A body too large is a 413 whatever its type (design §3.7's order: 413 before 415): Fastify
   // refuses a type it has no parser for before it reads the length. Checked after the key and
   // the rate limit (onRequest), from Content-Length; a chunked body is measured as it is read.
@@ -20,6 +23,14 @@ export function registerJsonBody(app: FastifyInstance): void {
     if (length !== undefined && Number(length) > limit) done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
     else done(null, payload);
   });
+  if (options.refuseNul) {
+    app.addHook('preValidation', (request, _reply, done) => {
+      // An id holding it names nothing here, as on SQLite: a 404.
+      if (nulPath(request.params) !== undefined) return done(new AppError('NOT_FOUND', 'not found'));
+      const nul = nulPath(request.query);
+      done(nul === undefined ? undefined : validationError([{ field: nul, reason: NUL_REASON }]));
+    });
+  }
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -34,6 +45,8 @@ export function registerJsonBody(app: FastifyInstance): void {
         // Before validation, whose size checks and serializers recurse.
         return done(validationError([{ field: deep, reason: `is nested more than ${MAX_NESTING} levels deep` }]));
       }
+      const nul = options.refuseNul && !err ? nulPath(value) : undefined;
+      if (nul !== undefined) return done(validationError([{ field: nul, reason: NUL_REASON }]));
       const key = err ? forbiddenKey(text) : undefined;
       if (key === undefined) return done(err, value);
       // Valid JSON, refused for a key that reaches an object's prototype: name the field, as

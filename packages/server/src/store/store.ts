@@ -44,6 +44,8 @@ export interface ImmediateReads {
  */
 export interface Store extends KeyStore, BrainStore, SnapshotStore, EdgeStore {
   readonly kind: 'sqlite' | 'postgres';
+  /** Whether text may hold U+0000 (domain/nul-text.ts): SQLite keeps it, PostgreSQL cannot. */
+  readonly storesNul: boolean;
   /** What search reads (search-store.ts). */
   readonly search: SearchStore;
   /** Automatic linking (link-store.ts). */

@@ -182,8 +182,7 @@ describe('memory ranking: notes without a speaker are nobody’s conversation', 
   after(() => api.close());
 
   it('a turn with a speaker lifts no note written around it', async () => {
-    const notes = ['Buy milk on Monday', 'The car needs new tires'];
-    for (const content of [notes[0], 'I moved to Lisbon last year', notes[1]]) {
+    for (const content of ['Buy milk on Monday', 'I moved to Lisbon last year', 'The car needs new tires']) {
       const body = content.includes('Lisbon') ? { content, speaker: 'Ana' } : { content };
       assert.equal((await api.request('POST', '/v1/memories', { key, body })).status, 201);
     }

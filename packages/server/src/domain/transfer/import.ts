@@ -89,6 +89,7 @@ export async function importFile(
       () => progress({ phase: 'check', ...source.readPosition() }),
       counts,
     ),
+    { refuseNul: !domain.store.storesNul },
   );
   if (checked.problems.length > 0 || !checked.header || !checked.brain) throw new ImportRejected(checked.problems);
   const target = await planImport(

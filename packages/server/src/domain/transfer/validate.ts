@@ -4,6 +4,7 @@ import type { SeenRecords } from './section.js';
 import { SECTIONS } from './sections/index.js';
 import { SeenIds } from './seen-ids.js';
 import { MAX_NESTING, prototypeKey, tooDeep } from '../nesting.js';
+import { NUL_REASON, nulPath } from '../nul-text.js';
 
 export interface LineProblem {
   line: number;
@@ -41,7 +42,10 @@ function headerProblem(value: unknown): string | undefined {
  * before anything is written. Every problem is reported with its line; a file with any is not
  * imported at all. Memory stays flat but for the snapshot ids (SeenIds).
  */
-export async function checkFile(lines: AsyncIterable<SourceLine>): Promise<CheckedFile> {
+export async function checkFile(
+  lines: AsyncIterable<SourceLine>,
+  options: { refuseNul?: boolean } = {},
+): Promise<CheckedFile> {
   const problems: LineProblem[] = [];
   const ids = new SeenIds();
   const counts: Record<string, number> = {};
@@ -124,6 +128,12 @@ export async function checkFile(lines: AsyncIterable<SourceLine>): Promise<Check
     const poison = prototypeKey(record.data);
     if (poison !== undefined) {
       problem(`${record.kind}: ${poison} is not allowed as a field name, at any depth`);
+      continue;
+    }
+    // What this server's store cannot keep (domain/nul-text.ts): the line, not the database, says so.
+    const nul = options.refuseNul ? nulPath(record.data) : undefined;
+    if (nul !== undefined) {
+      problem(`${record.kind}: ${nul} ${NUL_REASON}`);
       continue;
     }
     const reasons = SECTIONS[index]!.check(record.data, seen);

@@ -32,6 +32,7 @@ export interface PostgresOptions {
  */
 export class PostgresStore extends ResourceMethods implements Store {
   readonly kind = 'postgres' as const;
+  readonly storesNul = false;
   readonly search: PostgresSearchStore;
   readonly knowledge: PostgresKnowledgeStore;
   readonly memories: PostgresMemoryStore;

@@ -25,6 +25,7 @@ import { SqliteTransferStore } from './transfer.js';
  */
 export class SqliteStore extends ResourceMethods implements Store {
   readonly kind = 'sqlite' as const;
+  readonly storesNul = true;
   readonly search: SqliteSearchStore;
   readonly knowledge: SqliteKnowledgeStore;
   readonly memories: SqliteMemoryStore;
