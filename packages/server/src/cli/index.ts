@@ -119,8 +119,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
 
 function isEnvironmentFailure(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || err.name === 'SqliteError';
+  const { code, severity } = err as { code?: unknown; severity?: unknown };
+  // A system error (ECONNREFUSED, EADDRINUSE), SQLite's, or PostgreSQL's own refusal after
+  // connecting (a database that does not exist, a password refused): a SQLSTATE and a severity.
+  const postgresRefused = typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || err.name === 'SqliteError' || postgresRefused;
 }
 
 /** `serve` and `migrate` are configured by the environment; a flag given to them is a mistake. */

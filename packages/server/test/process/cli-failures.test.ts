@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { postgresAdminUrl, testBackend } from '../helpers/database.js';
 import { assertOneLineExit, runCli, type CliResult } from './helpers/process-harness.js';
 
 describe('snapgraph CLI: failures of the environment', () => {
@@ -27,6 +28,19 @@ describe('snapgraph CLI: failures of the environment', () => {
   it('a PostgreSQL server that does not answer: one line, exit 1', async () => {
     assertOneLine(await runCli('postgres://postgres@127.0.0.1:1/none', ['migrate']), /^snapgraph: .*ECONNREFUSED/);
   });
+
+  it(
+    'a PostgreSQL server that refuses the database (it does not exist): one line, exit 1',
+    { skip: testBackend !== 'postgres' && 'needs the PostgreSQL server of the PostgreSQL run' },
+    async () => {
+      const url = new URL(postgresAdminUrl);
+      url.pathname = '/snapgraph_no_such_database';
+      assertOneLine(
+        await runCli(url.href, ['keys', 'list']),
+        /^snapgraph: database "snapgraph_no_such_database" does not exist$/,
+      );
+    },
+  );
 
   it('bad usage is still exit 2', async () => {
     const result = await runCli(join(dir, 'ok.db'), ['keys', 'revoke']);
