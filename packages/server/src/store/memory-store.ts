@@ -115,8 +115,12 @@ export interface MemoryStore {
    * written without a session; domain/memories/neighbours.ts).
    */
   nearestInTime(brainId: string, anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
-  /** The snapshots made from a memory (source_type "memory", source_id its id), oldest first. */
-  promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]>;
+  /**
+   * The snapshots made from a memory (source_type "memory", source_id its id) in its brain, oldest
+   * first: an export imported into another brain keeps their source_id, and those copies are not
+   * the memory's.
+   */
+  promotedSnapshots(accountId: string, memory: Pick<Memory, 'id' | 'brain_id'>): Promise<Snapshot[]>;
 }
 
 /** A promotion refused because the memory was promoted, changed or deleted since it was read. */

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
+import { waitForJob } from '../jobs/support.js';
 
 const FOX =
   'The arctic fox grows a thick white winter coat for camouflage in the snow. ' +
@@ -80,6 +81,28 @@ describe('memory promotion', () => {
       assert.deepEqual(again.body.data.edges, []);
     }
     assert.deepEqual(await counts(brainId), before);
+  });
+
+  it('promoting again answers with the memory’s own snapshots, not the copies an import made in another brain', async () => {
+    const brainId = await newBrain();
+    const memory = await remember({ content: FOX, brain_id: brainId });
+    const first = await promote(memory.id);
+    assert.equal(first.status, 201);
+    const exported = await api.request('GET', `/v1/brains/${brainId}/export`, { key });
+    assert.equal(exported.status, 200);
+    const other = await newBrain();
+    const accepted = await api.request('POST', `/v1/brains/import?brain_id=${other}`, {
+      key,
+      rawBody: exported.body as string,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const job = await waitForJob(api.request, key, accepted.body.data.job_id);
+    assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
+    assert.equal((await counts(other)).snapshots, first.body.data.snapshots.length, 'the copies are there');
+    const again = await promote(memory.id);
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body.data.snapshots, first.body.data.snapshots);
   });
 
   it('two promotions racing make the snapshots once: one 201, one 200 with the same snapshots', async () => {

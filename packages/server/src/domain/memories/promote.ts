@@ -46,7 +46,7 @@ export async function promoteMemory(
     const memory = await domain.store.memories.get(principal.accountId, id);
     if (!memory) throw notFound('memory');
     if (memory.promoted_to !== null) {
-      const snapshots = await domain.store.memories.promotedSnapshots(principal.accountId, id);
+      const snapshots = await domain.store.memories.promotedSnapshots(principal.accountId, memory);
       return { created: false, data: { memory, snapshots, edges: [] } };
     }
     const search = new CandidateSearch(domain, memory.brain_id);

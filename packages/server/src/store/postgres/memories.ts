@@ -60,7 +60,7 @@ export const MEMORY_SQL = {
       AND (occurred_at > $2 OR id > $3)
     ORDER BY occurred_at, id LIMIT $4`,
   memoryPromotedSnapshots: `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
-    WHERE source_id = $1 AND source_type = 'memory' AND account_id = $2 ORDER BY created_at, id`,
+    WHERE source_id = $1 AND source_type = 'memory' AND account_id = $2 AND brain_id = $3 ORDER BY created_at, id`,
 } as const;
 
 /** The search filters' values, $3 to $7. */
@@ -225,7 +225,7 @@ export class PostgresMemoryStore implements MemoryStore {
     return context;
   }
 
-  async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {
-    return (await this.query<Snapshot>('memoryPromotedSnapshots', [memoryId, accountId])).rows;
+  async promotedSnapshots(accountId: string, memory: Pick<Memory, 'id' | 'brain_id'>): Promise<Snapshot[]> {
+    return (await this.query<Snapshot>('memoryPromotedSnapshots', [memory.id, accountId, memory.brain_id])).rows;
   }
 }

@@ -199,6 +199,7 @@ export class SqliteMemoryStore implements MemoryStore {
       promotedSnapshots: prepared<SnapshotRow>(
         `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM snapshots
          WHERE source_id = @source_id AND source_type = 'memory' AND account_id = @account_id
+           AND brain_id = @brain_id
          ORDER BY created_at, id`,
       ),
     };
@@ -410,7 +411,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return context;
   }
 
-  async promotedSnapshots(accountId: string, memoryId: string): Promise<Snapshot[]> {
-    return this.stmt.promotedSnapshots().all({ source_id: memoryId, account_id: accountId }).map(snapshotFromRow);
+  async promotedSnapshots(accountId: string, memory: Pick<Memory, 'id' | 'brain_id'>): Promise<Snapshot[]> {
+    return this.stmt
+      .promotedSnapshots()
+      .all({ source_id: memory.id, account_id: accountId, brain_id: memory.brain_id })
+      .map(snapshotFromRow);
   }
 }
