@@ -1,3 +1,5 @@
+import { SnapgraphError } from '@snapgraph/client';
+
 /**
  * Paging a ranked answer by cursor. The cursor is the offset of the next result, as a string:
  * search_snapshots passes it to the search API's `offset`; memory and knowledge search have no
@@ -8,9 +10,18 @@
 export const RANKED_WINDOW = 100;
 export const SUGGESTIONS_WINDOW = 50;
 
+/** The offset a cursor names; a cursor no tool gave is the caller's mistake (BAD_REQUEST), not an outage. */
 export function offsetFrom(cursor: string | undefined, tool: string): number {
   const offset = cursor === undefined || cursor === '' ? 0 : Number(cursor);
-  if (!Number.isInteger(offset) || offset < 0) throw new TypeError(`cursor must be a next_cursor from ${tool}`);
+  if (!Number.isInteger(offset) || offset < 0) {
+    const reason = `must be a next_cursor from ${tool}`;
+    throw new SnapgraphError({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: `cursor ${reason}`,
+      details: { field: 'cursor', reason },
+    });
+  }
   return offset;
 }
 

@@ -243,6 +243,11 @@ export function toolBehaviour(client: () => Client) {
       edge_type: 'likes',
     });
     assert.match(badEnum.text, /edge_type/);
+
+    // A cursor no tool gave is the caller's to fix, not an outage.
+    const badCursor = await callFailing(client(), 'search_snapshots', { query: 'first', cursor: 'garbage' });
+    assert.equal(badCursor.error.code, 'BAD_REQUEST');
+    assert.match(badCursor.text, /^BAD_REQUEST: cursor must be a next_cursor from search_snapshots/);
   });
 
   it('crystallize_text stores summaries; with review, captures are listed, accepted and rejected', async () => {
