@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../module-worker.js';
 import { AppError } from '../../errors.js';
 
 export interface ComputeSettings {
@@ -109,7 +110,7 @@ export class ComputePool {
 
   private spawn(): void {
     this.threads++;
-    const worker = startWorker();
+    const worker = moduleWorker(import.meta.url, 'worker');
     this.starting.add(worker);
     worker.unref();
     worker.on('message', (answer: { ready?: true; id: number; ok: boolean; value?: unknown; message?: string }) => {
@@ -182,15 +183,4 @@ export class ComputePool {
     if (err !== undefined) call.reject(err);
     else call.resolve(value);
   }
-}
-
-/**
- * A thread running worker.js, or under tsx (the tests run the TypeScript sources) worker.ts,
- * loaded after registering tsx in the thread (a worker does not inherit it).
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url));
-  const source = new URL('./worker.ts', import.meta.url).href;
-  const code = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(code, { eval: true });
 }

@@ -343,7 +343,8 @@ export function forEachStem(
   for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
 }
 
-const NO_WORDS: ReadonlyMap<string, string> = new Map();
+/** The `words` of a bag made without them (a word index's bags: ranking counts their stems). */
+export const NO_WORDS: ReadonlyMap<string, string> = new Map();
 
 /**
  * A lower-cased word's stem, or null for a stop word: one look-up a word where a bag is made

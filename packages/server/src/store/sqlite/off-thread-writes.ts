@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../module-worker.js';
 import type { Edge } from '../../model.js';
 import type { KnowledgeWrite } from '../knowledge-store.js';
 import type { WriteAnswer, WriteRequest } from './knowledge-write-messages.js';
@@ -72,7 +73,7 @@ export class OffThreadWrites {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = workerFor({ path: this.path, options: this.options });
+    const worker = moduleWorker(import.meta.url, 'knowledge-write-worker', { path: this.path, options: this.options });
     worker.unref();
     worker.on('message', (answer: WriteAnswer) => {
       const waiting = this.pending.get(answer.id);
@@ -92,13 +93,4 @@ export class OffThreadWrites {
     this.worker = worker;
     return worker;
   }
-}
-
-/** The compiled worker, or under tsx (the tests run the sources) the TypeScript one, tsx registered first. */
-function workerFor(workerData: { path: string; options: SqliteOptions }): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./knowledge-write-worker.js', import.meta.url), { workerData });
-  const source = new URL('./knowledge-write-worker.ts', import.meta.url).href;
-  const code = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(code, { eval: true, workerData });
 }

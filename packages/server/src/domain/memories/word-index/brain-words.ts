@@ -1,10 +1,8 @@
 import type { MemoryType } from '../../../model.js';
 import type { IndexedMemoryText } from '../../../store/memory-store.js';
-import { bagOf, idfOf, MEMORY_RANKING, stem, type Bag } from '../ranking.js';
+import { bagOf, idfOf, MEMORY_RANKING, NO_WORDS, stem, type Bag } from '../ranking.js';
 import { TYPE_NUMBER, type FlatWords } from './flat.js';
 import type { KeptTurns, TurnsKept } from './turns-kept.js';
-
-const NO_WORDS: ReadonlyMap<string, string> = new Map();
 
 /** Dead documents (changed or deleted) past this share of a brain's: it is built again. */
 const MAX_DEAD_SHARE = 0.5;
@@ -68,8 +66,6 @@ export class BrainWords {
       this.docKey.set(base.docKey);
       this.docLength.set(base.docLength);
       this.docType.set(base.docType);
-    }
-    if (base) {
       base.terms.forEach((term, i) => {
         const from = base.termStart[i] as number;
         const to = base.termStart[i + 1] as number;

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../../module-worker.js';
 import type { IndexedMemoryText, MemoryTextFeed } from '../../../store/memory-store.js';
 import { BrainWords } from './brain-words.js';
 import type { FlatWords } from './flat.js';
@@ -98,16 +98,14 @@ class WordIndexes {
   }
 
   private buildInWorker(brainId: string, build: Building, reads: NonNullable<MemoryTextFeed['workerReads']>): void {
-    const worker = workerFor({
+    const worker = moduleWorker(import.meta.url, 'worker', {
       path: reads.path,
       read: { seq: reads.seq, texts: reads.texts, lo: build.words.lo, hi: build.words.hi },
     });
     // A process that ends (the CLI, a test) does not wait for a build it no longer needs.
     worker.unref();
     const failed = () => {
-      if (this.building.get(brainId) !== build) return;
-      this.building.delete(brainId);
-      this.failedAt.set(brainId, Date.now());
+      if (this.building.get(brainId) === build) this.failed(brainId);
     };
     worker.once('message', ({ seq, flat }: { seq: number; flat: FlatWords }) => {
       if (this.building.get(brainId) !== build) return;
@@ -116,7 +114,7 @@ class WordIndexes {
         const built = { ...build, words: new BrainWords(build.words.lo, build.words.hi, flat), since: seq };
         if (this.finish(brainId, built)) this.told(brainId, built, true);
       } catch {
-        failed(); // the store closed under the build
+        this.failed(brainId); // the store closed under the build
       }
     });
     worker.once('error', failed);
@@ -136,10 +134,14 @@ class WordIndexes {
       this.building.delete(brainId);
       if (this.finish(brainId, build)) this.told(brainId, build, false);
     } catch {
-      // The store closed (or failed) under the build.
-      this.building.delete(brainId);
-      this.failedAt.set(brainId, Date.now());
+      this.failed(brainId); // the store closed (or failed) under the build
     }
+  }
+
+  /** A build that failed: the store's path answers for BUILD_RETRY_MS before the next try. */
+  private failed(brainId: string): void {
+    this.building.delete(brainId);
+    this.failedAt.set(brainId, Date.now());
   }
 
   /** Applies the changes made while the brain was read, and keeps its index. */
@@ -209,29 +211,20 @@ class WordIndexes {
   }
 }
 
-/**
- * The build worker: the compiled file, or under tsx (the tests run the TypeScript sources) the
- * TypeScript one, loaded after registering tsx in the worker (a worker does not inherit it).
- */
-function workerFor(workerData: object): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), { workerData });
-  const source = new URL('./worker.ts', import.meta.url).href;
-  const code = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(code, { eval: true, workerData });
-}
-
 const indexes = new WeakMap<MemoryTextFeed, WordIndexes>();
 
 /** The brain's word index on this store, up to date; undefined when the search takes the store's path. */
 export function wordIndexOf(feed: MemoryTextFeed, brainId: string): BrainWords | undefined {
-  let kept = indexes.get(feed);
-  if (!kept) indexes.set(feed, (kept = new WordIndexes(feed)));
-  return kept.of(brainId);
+  return indexesOf(feed).of(brainId);
 }
 
 /** Calls `listener` when a brain's index is built in a worker or in slices (the app logs it). */
 export function onWordIndexBuilt(feed: MemoryTextFeed, listener: (event: WordIndexBuilt) => void): void {
+  indexesOf(feed).listeners.add(listener);
+}
+
+function indexesOf(feed: MemoryTextFeed): WordIndexes {
   let kept = indexes.get(feed);
   if (!kept) indexes.set(feed, (kept = new WordIndexes(feed)));
-  kept.listeners.add(listener);
+  return kept;
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../../module-worker.js';
 import { SNAPSHOT_TYPES } from '../../../model.js';
 import type { SqliteDatabase } from '../open-database.js';
 import { buildBaseSegment, type BaseSegment } from './build.js';
@@ -190,7 +191,7 @@ export class LiveTextIndex {
   }
 
   private buildInWorker(): void {
-    const worker = workerFor(this.options.path);
+    const worker = moduleWorker(import.meta.url, 'build-worker', { path: this.options.path, types: SNAPSHOT_TYPES });
     // A process that ends (the CLI) does not wait for a build it no longer needs.
     worker.unref();
     this.building = worker;
@@ -224,17 +225,4 @@ export class LiveTextIndex {
   private tell(event: TextIndexEvent): void {
     for (const listener of this.listeners) listener(event);
   }
-}
-
-/**
- * The build worker: the compiled file, or under tsx (the tests run the TypeScript sources) the
- * TypeScript one, loaded after registering tsx in the worker (a worker does not inherit it).
- */
-function workerFor(path: string): Worker {
-  const workerData = { path, types: SNAPSHOT_TYPES };
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./build-worker.js', import.meta.url), { workerData });
-  const source = new URL('./build-worker.ts', import.meta.url).href;
-  const code = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(code, { eval: true, workerData });
 }
