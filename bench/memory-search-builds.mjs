@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runMain } from './lib/cleanup.mjs';
+import { median } from './lib/load.mjs';
 import { prepareDatabase, startNodeServer } from './lib/server.mjs';
 import { queries, searchLatency, seedMemories } from './scenarios/memories.mjs';
 
@@ -31,8 +32,6 @@ if (!values.other?.length) {
   console.error('usage: node bench/memory-search-builds.mjs --other <checkout>');
   process.exit(2);
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 await runMain(async () => {
   const db = prepareDatabase();

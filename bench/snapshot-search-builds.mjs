@@ -2,14 +2,15 @@
 // ranking change), in one run: one SQLite brain of 100,000 snapshots and 300,000 edges (the
 // search scenario's Zipf text), each build's server started on it in turn, once its in-memory
 // text index is built; graph=true at one connection (p50/p95) and at 10 connections (req/s),
-// in alternating rounds.
+// in alternating rounds (lib/rounds.mjs, runInterleaved).
 //
 //   mkdir ../before && git archive <commit> | tar -x -C ../before && ln -s "$PWD/node_modules" ../before/ && (cd ../before && npx tsc -b packages/server)
 //   npm run build && node bench/snapshot-search-builds.mjs --other ../before [--rounds N] [--seconds S]
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runMain } from './lib/cleanup.mjs';
-import { measure, median } from './lib/load.mjs';
+import { median } from './lib/load.mjs';
+import { runInterleaved } from './lib/rounds.mjs';
 import { seedSqlite } from './lib/seed.mjs';
 import { prepareDatabase, startNodeServer } from './lib/server.mjs';
 import { random, snapshotText, vocabulary } from './lib/zipf-text.mjs';
@@ -25,7 +26,6 @@ if (!values.other) {
   console.error('usage: node bench/snapshot-search-builds.mjs --other <checkout>');
   process.exit(2);
 }
-const seconds = Number(values.seconds);
 
 /** Two-word queries of words ranked 100–3,000 in the vocabulary, as the search scenario's. */
 function queries(words, count = 2_000) {
@@ -48,45 +48,47 @@ await runMain(async () => {
   });
   const list = queries(words);
   const headers = { authorization: `Bearer ${db.key}` };
-  const base = (server) =>
+  const urls = (server) =>
     list.map((q) => `${server.base}/v1/snapshots/search?q=${encodeURIComponent(q)}&brain_id=${db.brain_id}&limit=10`);
   const builds = [
     { name: 'this checkout', cli: resolve('packages/server/bin/snapgraph.js') },
     { name: `other (${values.other})`, cli: join(resolve(values.other), 'packages/server/bin/snapgraph.js') },
   ];
-  const samples = new Map(builds.map((b) => [b.name, []]));
-  for (let round = 1; round <= Number(values.rounds); round++) {
-    for (const build of round % 2 ? builds : [...builds].reverse()) {
-      const server = await startNodeServer({
-        name: build.name,
-        args: [build.cli, 'serve'],
-        env: { DATABASE_URL: db.databaseUrl, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false' },
-      });
-      try {
-        await fetch(base(server)[0], { headers }).then((r) => r.arrayBuffer());
+  const samples = await runInterleaved({
+    scenario: 'snapshot-search-builds',
+    rounds: Number(values.rounds),
+    seconds: Number(values.seconds),
+    warmupSeconds: 2,
+    alternate: true,
+    variants: builds.map((build) => ({
+      name: build.name,
+      // Measured once the server's text index is built, as a server runs.
+      start: async () => {
+        const server = await startNodeServer({
+          name: build.name,
+          args: [build.cli, 'serve'],
+          env: { DATABASE_URL: db.databaseUrl, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false' },
+        });
+        await fetch(urls(server)[0], { headers }).then((r) => r.arrayBuffer());
         await server.waitForLine(/search text index built/);
-        await measure({ urls: base(server), sequential: true, headers, seconds: 2, pid: server.pid });
-        const one = await measure({ urls: base(server), sequential: true, headers, seconds, pid: server.pid });
-        const ten = await measure({ urls: base(server), headers, seconds, connections: 10, pid: server.pid });
-        samples.get(build.name).push({ p50: one.p50, p95: one.p95, rps: ten.rps });
-        console.error(
-          `round ${round} ${build.name}: p50 ${one.p50.toFixed(2)} ms, p95 ${one.p95.toFixed(2)} ms, ${ten.rps.toFixed(0)} req/s`,
-        );
-      } finally {
-        await server.stop();
-      }
-    }
-  }
-  const [ours, theirs] = builds.map((b) => samples.get(b.name));
-  const m = (s, f) => median(s.map((x) => x[f]));
+        return server;
+      },
+      ops: [
+        { op: 'one', urls, sequential: true, headers },
+        { op: 'ten', urls, headers, connections: 10 },
+      ],
+    })),
+  });
+  const m = (build, op, field) => median(samples[`${build.name}|${op}`].map((x) => x[field]));
   console.log('snapshot search, graph=true, 100,000 snapshots and 300,000 edges\n');
   console.log('| build | p50 ms (1 conn.) | p95 ms (1 conn.) | req/s (10 conn.) |\n|---|---|---|---|');
-  for (const [b, s] of [
-    [builds[0], ours],
-    [builds[1], theirs],
-  ])
-    console.log(`| ${b.name} | ${m(s, 'p50').toFixed(2)} | ${m(s, 'p95').toFixed(2)} | ${m(s, 'rps').toFixed(0)} |`);
+  for (const b of builds)
+    console.log(
+      `| ${b.name} | ${m(b, 'one', 'p50').toFixed(2)} | ${m(b, 'one', 'p95').toFixed(2)} | ${m(b, 'ten', 'rps').toFixed(0)} |`,
+    );
+  const [ours, theirs] = builds;
   console.log(
-    `\np95 this ÷ other: ${(m(ours, 'p95') / m(theirs, 'p95')).toFixed(2)}; req/s this ÷ other: ${(m(ours, 'rps') / m(theirs, 'rps')).toFixed(2)}`,
+    `\np95 this ÷ other: ${(m(ours, 'one', 'p95') / m(theirs, 'one', 'p95')).toFixed(2)}; ` +
+      `req/s this ÷ other: ${(m(ours, 'ten', 'rps') / m(theirs, 'ten', 'rps')).toFixed(2)}`,
   );
 });

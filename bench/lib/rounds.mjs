@@ -17,7 +17,8 @@ import { measure, summarize } from './load.mjs';
  *              after?: async (server, round) => void }],
  * where headers is an object or a function of the server, and `after` runs once the operations
  * are measured, before the server stops.
- * Returns samples keyed `${variant}|${op}`, one measurement per round each.
+ * Returns samples keyed `${variant}|${op}`, one measurement per round each. `alternate`: every
+ * other round takes the variants in reverse order (A B, B A, …), so that neither always runs first.
  */
 export async function runInterleaved({
   scenario,
@@ -27,10 +28,11 @@ export async function runInterleaved({
   connections,
   variants,
   allowNoResponse = false,
+  alternate = false,
 }) {
   const samples = {};
   for (let round = 1; round <= rounds; round++) {
-    for (const variant of variants) {
+    for (const variant of alternate && round % 2 === 0 ? [...variants].reverse() : variants) {
       const server = await variant.start(round);
       try {
         for (const op of variant.ops) {
