@@ -1,28 +1,9 @@
-import { createRequire } from 'node:module';
 import { eng } from 'stopword';
 import type { Memory } from '../../model.js';
 import type { MemoryFilters } from '../../store/memory-store.js';
 import type { ParsedQuery } from '../search/query.js';
+import { stem } from '../../porter2.js';
 import { isBefore } from './neighbours.js';
-
-/** Porter2 (Snowball English), as PostgreSQL's `english` configuration stems; CommonJS. */
-const porter2: (word: string) => string = createRequire(import.meta.url)('wink-porter2-stemmer');
-
-/**
- * Stems, remembered: stemming costs about 20 µs a word, and a search reads a hundred memories
- * of mostly the same words. Bounded: emptied when it holds STEMS_KEPT words.
- */
-const STEMS_KEPT = 100_000;
-const stemmed = new Map<string, string>();
-export function stem(word: string): string {
-  let s = stemmed.get(word);
-  if (s === undefined) {
-    if (stemmed.size >= STEMS_KEPT) stemmed.clear();
-    s = porter2(word);
-    stemmed.set(word, s);
-  }
-  return s;
-}
 
 /**
  * The constants of memory ranking, tuned on ../shared/memory-eval (LoCoMo, development split)
@@ -348,13 +329,14 @@ export const NO_WORDS: ReadonlyMap<string, string> = new Map();
 
 /**
  * A lower-cased word's stem, or null for a stop word: one look-up a word where a bag is made
- * (a brain's index makes a bag of every memory). Bounded as the stems are.
+ * (a brain's index makes a bag of every memory). Emptied when it holds WORDS_KEPT words.
  */
+const WORDS_KEPT = 100_000;
 const stemsOrStops = new Map<string, string | null>();
 function indexedStem(word: string): string | null {
   let s = stemsOrStops.get(word);
   if (s === undefined) {
-    if (stemsOrStops.size >= STEMS_KEPT) stemsOrStops.clear();
+    if (stemsOrStops.size >= WORDS_KEPT) stemsOrStops.clear();
     s = STOP_WORDS.has(word) ? null : stem(word);
     stemsOrStops.set(word, s);
   }

@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
 import type { ParsedQuery, SearchScope } from '../../store/search-store.js';
 import type { Domain } from '../context.js';
+import { stem } from '../../porter2.js';
 import { RANKING } from './ranking.js';
 
-/** Porter2, the same on both stores: coverage must not depend on the store's own stemmer. */
-const porter2: (word: string) => string = createRequire(import.meta.url)('wink-porter2-stemmer');
+// Porter2 on both stores (stem, remembered): coverage must not depend on the store's own stemmer.
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** The fields a snapshot is compared on, as its JSON has them. */
@@ -68,10 +67,10 @@ export async function queryCoverage(
   ]);
   const weights = new Map<string, number>();
   for (const word of words) {
-    const stem = porter2(word);
+    const wordStem = stem(word);
     const df = Math.min(RANKING.rareCountedTo, Math.max(1, frequencies.get(word) ?? 1));
     // Two words of one stem ("run", "running") are one word of the query.
-    weights.set(stem, Math.max(weights.get(stem) ?? 0, Math.log(1 + RANKING.rareCountedTo / df)));
+    weights.set(wordStem, Math.max(weights.get(wordStem) ?? 0, Math.log(1 + RANKING.rareCountedTo / df)));
   }
   const held = new Map<string, Set<string>>();
   for (const row of rows) held.set(row.id, stemsHeld(JSON.parse(row.json) as Readable, weights));
@@ -85,8 +84,8 @@ function stemsHeld(snapshot: Readable, wanted: ReadonlyMap<string, number>): Set
     .toLowerCase();
   const held = new Set<string>();
   for (const word of new Set(text.match(WORD) ?? [])) {
-    const stem = porter2(word);
-    if (wanted.has(stem)) held.add(stem);
+    const wordStem = stem(word);
+    if (wanted.has(wordStem)) held.add(wordStem);
   }
   return held;
 }

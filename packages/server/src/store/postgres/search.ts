@@ -12,7 +12,7 @@ import type {
   TextMatches,
 } from '../search-store.js';
 import { snapshotJson } from './snapshot-json.js';
-import { porter2 } from './porter2.js';
+import { porter2 } from '../../porter2.js';
 import { prefixStemsFor } from '../prefix-stems.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { MemoryType } from '../../../model.js';
 import type { IndexedMemoryText } from '../../../store/memory-store.js';
-import { bagOf, idfOf, MEMORY_RANKING, NO_WORDS, stem, type Bag } from '../ranking.js';
+import { stem } from '../../../porter2.js';
+import { bagOf, idfOf, MEMORY_RANKING, NO_WORDS, type Bag } from '../ranking.js';
 import { TYPE_NUMBER, type FlatWords } from './flat.js';
 import type { KeptTurns, TurnsKept } from './turns-kept.js';
 
