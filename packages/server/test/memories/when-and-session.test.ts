@@ -88,7 +88,10 @@ describe('memories: occurred_at, session_id, filters and context', () => {
 
   it('bad values are 400s naming the field, and nothing is written', async () => {
     const before = (await list('limit=1')).body.count;
-    for (const occurred_at of ['2023-05-08T10:00:00', '2023-02-30T10:00:00Z', 'yesterday', '', 5]) {
+    // Years outside 0001–9999 in UTC: PostgreSQL has no year 0, and SQLite would compare
+    // year 10000's "+010000-…" as text (before, a 500 on PostgreSQL and a wrong filter on SQLite).
+    const outOfRange = ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00', '0001-01-01T00:30:00+01:00'];
+    for (const occurred_at of ['2023-05-08T10:00:00', '2023-02-30T10:00:00Z', 'yesterday', '', 5, ...outOfRange]) {
       badField(await remember({ content: 'x', occurred_at }), 'occurred_at');
     }
     for (const session_id of ['', 'x'.repeat(201), 7])
@@ -99,6 +102,13 @@ describe('memories: occurred_at, session_id, filters and context', () => {
       await api.request('PUT', `/v1/memories/${made.id}`, { key, body: { occurred_at: 'soon' } }),
       'occurred_at',
     );
+    badField(
+      await api.request('PUT', `/v1/memories/${made.id}`, { key, body: { occurred_at: outOfRange[0] } }),
+      'occurred_at',
+    );
+    badField(await list('since=0000-01-01'), 'since');
+    badField(await list(`until=${encodeURIComponent(outOfRange[1] as string)}`), 'until');
+    badField(await search({ query: 'kept', since: '0000-06-01' }), 'since');
     badField(await list('since=2023-02-30'), 'since');
     badField(await list('since=2023-05-08T10:00'), 'since');
     badField(await list('until=never'), 'until');

@@ -46,7 +46,20 @@ export const EDITABLE_FIELDS: readonly (keyof MemoryFields)[] = [
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}(:?\d{2})?)$/;
 
 /** Why a value is not an instant (the same words from the HTTP schema and the domain). */
-export const INSTANT_REASON = 'must be an ISO 8601 date and time with Z or an offset, e.g. 2024-05-01T14:30:00Z';
+export const INSTANT_REASON =
+  'must be an ISO 8601 date and time with Z or an offset, e.g. 2024-05-01T14:30:00Z, in the years 0001 to 9999 in UTC';
+
+/**
+ * The instants both stores keep and compare alike: PostgreSQL has no year 0, and past 9999 an ISO
+ * string grows a sign and six digits ("+010000-…"), which SQLite would compare as text.
+ */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** `ms` as UTC with milliseconds, when it is in the years both stores keep. */
+export function storableInstant(ms: number): string | undefined {
+  return ms >= FIRST_INSTANT && ms <= LAST_INSTANT ? new Date(ms).toISOString() : undefined;
+}
 
 /** The instant `value` names, in UTC with milliseconds; undefined when it names none. */
 export function parseInstant(value: unknown): string | undefined {
@@ -56,7 +69,7 @@ export function parseInstant(value: unknown): string | undefined {
   // Date.parse wants the offset as ±HH:MM; ±HH and ±HHMM are ISO 8601 too.
   const offset = /^[Zz]$/.test(zone) ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(3).replace(':', '') || '00'}`;
   const ms = Date.parse(`${value.slice(0, value.length - zone.length).replace(/[t ]/, 'T')}${offset}`);
-  return Number.isFinite(ms) && realDate(value) ? new Date(ms).toISOString() : undefined;
+  return Number.isFinite(ms) && realDate(value) ? storableInstant(ms) : undefined;
 }
 
 /** The instant `value` names, in UTC with milliseconds; a problem on `field` when it names none. */

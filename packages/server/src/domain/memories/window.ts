@@ -1,5 +1,5 @@
 import { Problems } from '../validate.js';
-import { parseInstant, realDate } from './fields.js';
+import { parseInstant, realDate, storableInstant } from './fields.js';
 
 /** The `since` and `until` of a memory list or search, as UTC instants comparable with occurred_at. */
 export interface OccurredWindow {
@@ -11,7 +11,7 @@ export type WindowEdge = 'since' | 'until';
 
 /** Why a value is not a window's edge (the same words from the HTTP schema and the domain). */
 export const WINDOW_EDGE_REASON =
-  'must be an ISO 8601 date (2024-05-01, the whole day in UTC) or date and time with Z or an offset';
+  'must be an ISO 8601 date (2024-05-01, the whole day in UTC) or date and time with Z or an offset, in the years 0001 to 9999 in UTC';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -22,7 +22,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
  */
 export function windowEdge(value: unknown, edge: WindowEdge): string | undefined {
   if (typeof value === 'string' && DATE_ONLY.test(value) && realDate(value)) {
-    return `${value}T${edge === 'since' ? '00:00:00.000' : '23:59:59.999'}Z`;
+    return storableInstant(Date.parse(`${value}T${edge === 'since' ? '00:00:00.000' : '23:59:59.999'}Z`));
   }
   return parseInstant(value);
 }

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 export const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{10,64}$` });
 export const Time = Type.String({
   format: 'date-time',
-  pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$',
+  // Years 0001–9999, as the API keeps them (memories/fields.ts storableInstant).
+  pattern: '^(?!0000-)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$',
 });
 export const Unit = Type.Number({ minimum: 0, maximum: 1 });
 export const Text = (min: number, max: number) => Type.String({ minLength: min, maxLength: max });
