@@ -111,6 +111,30 @@ describe('crystallize and ingestion as jobs', () => {
     assert.equal(source.body.data.entries_count, job.result.data.entries_count);
   });
 
+  it('a running job shows its phase from the start: extract while the model answers', async () => {
+    const withLlm = await startTestApi({
+      llm: { baseUrl: llm.url, apiKey: undefined, model: 'fake', timeoutMs: 5_000, contextTokens: 4096 },
+    });
+    try {
+      const own = await withLlm.newKey();
+      llm.script('chat', behave.delay(1_500, behave.status(400, { message: 'no such model' })));
+      const queued = await withLlm.request('POST', '/v1/crystallize', { key: own, headers: ASYNC, body: { text: NOTES } });
+      assert.equal(queued.status, 202);
+      // The model answers after 1.5 s: until then the job is running and in its first phase.
+      const started = await waitForJob(
+        withLlm.request,
+        own,
+        queued.body.data.job_id,
+        (job) => job.status !== 'queued' && (job.status !== 'running' || job.progress.phase !== 'queued'),
+      );
+      assert.equal(started.status, 'running');
+      assert.deepEqual(started.progress, { phase: 'extract', done: 0, total: 0 });
+      await waitForJob(withLlm.request, own, queued.body.data.job_id);
+    } finally {
+      await withLlm.close();
+    }
+  });
+
   it('a provider failure fails the job with the error body, and writes nothing', async () => {
     const withLlm = await startTestApi({
       llm: { baseUrl: llm.url, apiKey: undefined, model: 'fake', timeoutMs: 2_000, contextTokens: 4096 },

@@ -190,6 +190,8 @@ export async function proposeFromText(
   usage: ChatUsage;
   counts: Pick<RunMeta, 'rawInsightCount' | 'refinedCount' | 'finalCount'>;
 }> {
+  // A job shows its phase from the start, not 'queued' until its first chunk is done.
+  options.progress?.({ phase: 'extract', done: 0, total: 0 });
   const extraction = await extractInsights(domain, text, {
     signal: options.signal,
     onChunkDone: (done, total) => options.progress?.({ phase: 'extract', done, total }),

@@ -60,6 +60,8 @@ export async function extractEntries(
   options: WorkOptions,
 ): Promise<{ entries: ProposedEntry[]; usage: ChatUsage }> {
   const progress = (done: number, total: number) => options.progress?.({ phase: 'extract', done, total });
+  // A job shows its phase from the start, not 'queued' until its first chunk is done.
+  progress(0, 0);
   if (!llm) {
     const context = { title: source.title, domain: source.domain };
     // On the compute pool: a megabyte of text must not hold up other requests.
