@@ -59,11 +59,25 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   });
   // Each page in a scope of its own: the UI plugin decorates its scope with a static server.
   for (const routePrefix of DOCS_PREFIXES) {
-    await app.register(async (scope) => scope.register(swaggerUi, { routePrefix, staticCSP: true }));
+    await app.register(async (scope) =>
+      scope.register(swaggerUi, { routePrefix, staticCSP: true, transformStaticCSP: docsPolicy }),
+    );
   }
   for (const url of ['/v1/openapi.json', '/api/v1/openapi.json']) {
     app.get(url, { schema: { hide: true } }, async () => app.swagger());
   }
+}
+
+/**
+ * Swagger UI's own policy, less `upgrade-insecure-requests`: over plain HTTP on any address but
+ * loopback (HOST=0.0.0.0 and the machine's address) it sent the browser to fetch the page's
+ * script and styles over https, and the page stayed blank. Never framed, as every other answer.
+ */
+export function docsPolicy(header: string): string {
+  return header
+    .replace(/\s*upgrade-insecure-requests;?/, '')
+    .replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'")
+    .trim();
 }
 
 /**

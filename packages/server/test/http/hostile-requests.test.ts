@@ -83,5 +83,16 @@ describe('hostile requests', () => {
     again.resume();
     assert.equal(again.statusCode, 304);
     assert.equal(again.headers['content-security-policy'], policy);
+    // The API docs page keeps Swagger UI's policy, never framed and without
+    // upgrade-insecure-requests: over plain HTTP on a LAN address that left the page blank.
+    for (const path of ['/v1/docs/', '/v1/docs/static/swagger-ui-bundle.js']) {
+      const docs = await fetch(`${base}${path}`);
+      assert.equal(docs.status, 200, path);
+      const docsPolicy = docs.headers.get('content-security-policy') ?? '';
+      assert.match(docsPolicy, /script-src 'self'/, path);
+      assert.match(docsPolicy, /frame-ancestors 'none'/, path);
+      assert.doesNotMatch(docsPolicy, /upgrade-insecure-requests/, path);
+      await docs.arrayBuffer();
+    }
   });
 });
