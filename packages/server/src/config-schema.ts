@@ -112,7 +112,7 @@ function coerce(value: unknown, type: string | undefined): unknown {
 }
 
 function keywordProblem(value: unknown, keywords: Keywords): string | undefined {
-  if (keywords.enum && !keywords.enum.includes(value as string)) return 'must be equal to one of the allowed values';
+  if (keywords.enum && !keywords.enum.includes(value as string)) return `must be one of ${keywords.enum.join(', ')}`;
   if (typeof value === 'number') {
     if (keywords.minimum !== undefined && value < keywords.minimum) return `must be >= ${keywords.minimum}`;
     if (keywords.maximum !== undefined && value > keywords.maximum) return `must be <= ${keywords.maximum}`;

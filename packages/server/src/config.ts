@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { ConfigError } from './config-error.js';
+import { databaseUrlProblem } from './store/open-store.js';
 import { checkSettings, Type, type Static } from './config-schema.js';
 import type { ComputeSettings } from './domain/compute/pool.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
@@ -191,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const { name, message } of checkSettings(ConfigSchema, values)) {
     if (!notDecimal.includes(name)) problems.push(`${name} ${message}`);
   }
+  const database = databaseUrlProblem(String(values.DATABASE_URL));
+  if (database !== undefined) problems.push(`DATABASE_URL ${database}`);
   if (problems.length === 0) {
     problems.push(...providerProblems(EMBEDDINGS_PROVIDER, values as Env, env));
     problems.push(...providerProblems(LLM_PROVIDER, values as Env, env));

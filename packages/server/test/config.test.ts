@@ -66,7 +66,7 @@ describe('settings', () => {
     const config = loadConfig({ LOG_FORMAT: 'pretty', METRICS: 'true' });
     assert.equal(config.logFormat, 'pretty');
     assert.equal(config.metrics, true);
-    assert.throws(() => loadConfig({ LOG_FORMAT: 'yaml' }), /LOG_FORMAT must be equal to one of the allowed values/);
+    assert.throws(() => loadConfig({ LOG_FORMAT: 'yaml' }), /LOG_FORMAT must be one of auto, json, pretty/);
     assert.throws(() => loadConfig({ METRICS: 'yes' }), /METRICS must be boolean/);
   });
 
@@ -89,6 +89,8 @@ describe('settings', () => {
     assert.equal(config.redisUrl, 'rediss://cache:6380');
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.trustProxy, 2);
+    for (const url of ['postgresql://db/snapgraph', 'sqlite:./data/a.db', 'file:///tmp/a.db', './data/x.db', 'data/x:y.db'])
+      assert.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
   });
 
   const refused: [Record<string, string>, string][] = [
@@ -99,13 +101,23 @@ describe('settings', () => {
     [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX must be >= 1'],
     [{ DATABASE_POOL_MAX: '1001' }, 'DATABASE_POOL_MAX must be <= 1000'],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL must match pattern "^rediss?://"'],
-    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be equal to one of the allowed values'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ VECTOR_INDEX: 'fast' }, 'VECTOR_INDEX must be one of auto, exact, hnsw'],
+    // Another scheme would have been taken for an SQLite file named after the URL.
+    [
+      { DATABASE_URL: 'postgress://postgres@db:5432/snapgraph' },
+      'DATABASE_URL must be postgres://… (or postgresql://…) or the path of an SQLite file; the scheme "postgress" is neither',
+    ],
+    [
+      { DATABASE_URL: 'mysql://x/y' },
+      'DATABASE_URL must be postgres://… (or postgresql://…) or the path of an SQLite file; the scheme "mysql" is neither',
+    ],
     [{ MIGRATE_ON_START: 'yes' }, 'MIGRATE_ON_START must be boolean'],
     [{ MIGRATE_ON_START: '1' }, 'MIGRATE_ON_START must be boolean'],
     [{ RATE_LIMITS: 'FALSE' }, 'RATE_LIMITS must be boolean'],
     [
       { PORT: '99999', LOG_LEVEL: 'x', MIGRATE_ON_START: 'x' },
-      'PORT must be <= 65535; LOG_LEVEL must be equal to one of the allowed values; MIGRATE_ON_START must be boolean',
+      'PORT must be <= 65535; LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; MIGRATE_ON_START must be boolean',
     ],
   ];
   for (const [env, message] of refused) {

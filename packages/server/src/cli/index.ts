@@ -110,7 +110,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (isEnvironmentFailure(err)) {
       // The machine or the database said no (a port in use, a path that cannot be a file, a
       // server that does not answer): one line saying what, not a stack trace of ours.
-      io.err(`snapgraph: ${(err as Error).message}`);
+      io.err(`snapgraph: ${(err as Error).message}${notMigratedHint(err as Error)}`);
       return 1;
     }
     throw err;
@@ -124,6 +124,15 @@ function isEnvironmentFailure(err: unknown): boolean {
   // connecting (a database that does not exist, a password refused): a SQLSTATE and a severity.
   const postgresRefused = typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
   return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || err.name === 'SqliteError' || postgresRefused;
+}
+
+/**
+ * A table missing (SQLite's "no such table", PostgreSQL's 42P01) means a database never
+ * migrated, which only MIGRATE_ON_START=false leaves so: say what to run.
+ */
+function notMigratedHint(err: Error): string {
+  const missingTable = /^no such table: /.test(err.message) || (err as { code?: unknown }).code === '42P01';
+  return missingTable ? ' (the database is not migrated: run `snapgraph migrate`, or unset MIGRATE_ON_START=false)' : '';
 }
 
 /** `serve` and `migrate` are configured by the environment; a flag given to them is a mistake. */

@@ -6,6 +6,17 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 /**
+ * Why DATABASE_URL names no database this service opens, or undefined: a URL of another scheme
+ * (`postgress://`, `mysql://`) would otherwise be taken for an SQLite file path, and each instance
+ * would write a local file of that name.
+ */
+export function databaseUrlProblem(url: string): string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  if (scheme === undefined || /^(postgres|postgresql|sqlite|file)$/i.test(scheme)) return undefined;
+  return `must be postgres://… (or postgresql://…) or the path of an SQLite file; the scheme "${scheme}" is neither`;
+}
+
+/**
  * Chooses the Store implementation from DATABASE_URL: a `postgres://` URL is PostgreSQL,
  * anything else is the path of an SQLite file (an optional `sqlite:` or `file:` prefix is
  * stripped).

@@ -42,6 +42,19 @@ describe('snapgraph CLI: failures of the environment', () => {
     },
   );
 
+  it('a database never migrated, with MIGRATE_ON_START=false: one line saying to migrate, exit 1', async () => {
+    const result = await runCli(join(dir, 'never-migrated.db'), ['keys', 'list'], undefined, {
+      MIGRATE_ON_START: 'false',
+    });
+    assertOneLine(result, /^snapgraph: no such table: \w+ \(the database is not migrated: run `snapgraph migrate`/);
+  });
+
+  it('a DATABASE_URL of another scheme is refused before any file is made: exit 2', async () => {
+    const result = await runCli('postgress://postgres@127.0.0.1:5432/snapgraph', ['keys', 'list']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^snapgraph: invalid configuration: DATABASE_URL must be postgres:\/\/… .* "postgress" is neither/m);
+  });
+
   it('bad usage is still exit 2', async () => {
     const result = await runCli(join(dir, 'ok.db'), ['keys', 'revoke']);
     assert.equal(result.code, 2, result.stderr);

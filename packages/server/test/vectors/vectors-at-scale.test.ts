@@ -311,7 +311,7 @@ describe('vector settings', () => {
   });
 
   it('refuses an unknown index, a budget below 1 MB, and a negative or fractional threshold', () => {
-    assert.match(refusal({ VECTOR_INDEX: 'ivf' }), /VECTOR_INDEX must be equal to one of the allowed values/);
+    assert.match(refusal({ VECTOR_INDEX: 'ivf' }), /VECTOR_INDEX must be one of auto, exact, hnsw/);
     assert.match(refusal({ VECTOR_CACHE_MB: '0' }), /VECTOR_CACHE_MB must be >= 1/);
     assert.match(refusal({ VECTOR_CACHE_MB: 'lots' }), /VECTOR_CACHE_MB must be a whole number/);
     assert.match(refusal({ VECTOR_EXACT_MAX: '-1' }), /VECTOR_EXACT_MAX must be a whole number/);
