@@ -127,7 +127,7 @@ describe('snapgraph export and import (CLI)', () => {
     const resumed = await runCli(workspace.databasePath, ['import', file, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
     const result = JSON.parse(resumed.stdout);
-    assert.equal(result.resumedAfterLine, stopped);
+    assert.equal(result.resumed_after_line, stopped);
     assert.equal(result.records, KILL_RECORDS);
     const exported = await runCli(workspace.databasePath, ['export', '--brain', syntheticBrainId]);
     assert.equal(body(exported.stdout), body(readFileSync(file, 'utf8')));

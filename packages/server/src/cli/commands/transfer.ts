@@ -9,6 +9,7 @@ import {
   ImportRejected,
   importSource,
   type ExportFormat,
+  type ImportResult,
 } from '../../domain/transfer/index.js';
 import { UsageError, type CliIo } from '../io.js';
 import { progressView } from '../progress.js';
@@ -68,7 +69,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       return importFile(domain, source, { brainId, onProgress: (progress) => view.update(progress) });
     });
     view.stop();
-    if (values.json) io.out(JSON.stringify(result));
+    if (values.json) io.out(JSON.stringify(importJson(result)));
     else if (result.alreadyImported) io.out(`Nothing to do: this file was already imported into ${result.brainId}.`);
     else {
       const resumed = result.resumedAfterLine > 0 ? ` (resumed after line ${result.resumedAfterLine})` : '';
@@ -83,6 +84,22 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     io.err(`snapgraph: ${err.message}`);
     return 1;
   }
+}
+
+/**
+ * `--json`: the result in the API's snake_case, as every other command's output and the HTTP
+ * import job's result (`brain_id`, `counts`).
+ */
+function importJson(result: ImportResult) {
+  return {
+    brain_id: result.brainId,
+    kept_ids: result.keptIds,
+    records: result.records,
+    counts: result.counts,
+    resumed_after_line: result.resumedAfterLine,
+    already_imported: result.alreadyImported,
+    written: result.written,
+  };
 }
 
 /** The first non-blank character of the file: `<` for GraphML, `{` for NDJSON. */
