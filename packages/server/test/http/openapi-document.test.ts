@@ -63,6 +63,22 @@ describe('the OpenAPI document', () => {
     for (const { schema } of Object.values<any>(body.content)) assert.equal(component(schema.$ref).format, 'binary');
   });
 
+  it('every POST that needs a key takes Idempotency-Key; those that can run as a job take Prefer', () => {
+    const header = (operation: any, name: string) =>
+      (operation.parameters ?? []).find((p: any) => p.in === 'header' && p.name === name);
+    const posts = Object.entries<any>(doc.paths).flatMap(([path, item]) => (item.post ? [[path, item.post]] : []));
+    assert.ok(posts.length >= 10);
+    for (const [path, operation] of posts) {
+      if (isPublic(operation)) continue;
+      const key = header(operation, 'Idempotency-Key');
+      assert.ok(key, `${path} declares Idempotency-Key`);
+      assert.equal(key.required, false);
+      assert.equal(key.schema.maxLength, 255);
+    }
+    const async = posts.filter(([, operation]) => header(operation, 'Prefer')).map(([path]) => path);
+    assert.deepEqual(async.sort(), ['/v1/crystallize', '/v1/ingest', '/v1/specific-knowledge/ingest']);
+  });
+
   describe('names generated clients use', () => {
     it('every operation has a unique camelCase operationId, a verb then its object', () => {
       const seen = new Map<string, string>();

@@ -1,3 +1,4 @@
+import { KEY_MAX_LENGTH } from '../../domain/idempotency/index.js';
 import { ERROR_RESPONSES, isErrorStatus, type ErrorResponseSpec } from './error-responses.js';
 import {
   EVERY_AUTHENTICATED_RESPONSE,
@@ -31,7 +32,7 @@ const ANNOTATIONS = new Set(['description', 'examples', 'example']);
 export function finishDocument(document: Json): Json {
   const named = new NamedSchemas(document.components?.schemas ?? {});
   const usedErrors = new Set<string>();
-  for (const operation of operationsOf(document)) {
+  for (const [method, operation] of operationsOf(document)) {
     const authenticated = !Array.isArray(operation.security) || operation.security.length > 0;
     for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
       for (const mediaType of Object.values<Json>(response.content ?? {})) {
@@ -44,7 +45,8 @@ export function finishDocument(document: Json): Json {
       }
       response.headers = responseHeaders(response.headers, authenticated);
     }
-    for (const parameter of operation.parameters ?? []) parameter.schema = named.hoist(parameter.schema);
+    operation.parameters = [...(operation.parameters ?? []), ...requestHeaders(operation, method, authenticated)];
+    for (const parameter of operation.parameters) parameter.schema = named.hoist(parameter.schema);
     for (const mediaType of Object.values<Json>(operation.requestBody?.content ?? {})) {
       // A route whose body may be left out says so on its schema (optionalBody); generators
       // would otherwise require one.
@@ -69,10 +71,41 @@ export function finishDocument(document: Json): Json {
   };
 }
 
-function operationsOf(document: Json): Json[] {
+function operationsOf(document: Json): [string, Json][] {
   return Object.values<Json>(document.paths ?? {}).flatMap((item) =>
-    METHODS.filter((method) => item[method]).map((method) => item[method]),
+    METHODS.filter((method) => item[method]).map((method): [string, Json] => [method, item[method]]),
   );
+}
+
+/**
+ * The request headers the routes read but do not declare (they are read by hooks, not by each
+ * route's schema), so that generated clients can send them as typed parameters:
+ * `Idempotency-Key` on every POST that needs a key (design §14.3), and `Prefer` on those that
+ * answer at once or, asked to, as a job (their 202).
+ */
+function requestHeaders(operation: Json, method: string, authenticated: boolean): Json[] {
+  if (method !== 'post' || !authenticated) return [];
+  const headers: Json[] = [
+    {
+      in: 'header',
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409.',
+      schema: { type: 'string', minLength: 1, maxLength: KEY_MAX_LENGTH },
+    },
+  ];
+  const either = operation.responses?.['202'] && (operation.responses['200'] || operation.responses['201']);
+  if (either) {
+    headers.push({
+      in: 'header',
+      name: 'Prefer',
+      required: false,
+      description: '`respond-async` runs the request as a job: 202 with the job, and `Location: /v1/jobs/…`.',
+      schema: { type: 'string', examples: ['respond-async'] },
+    });
+  }
+  return headers;
 }
 
 const jsonSchemaOf = (response: Json): Json => response.content?.['application/json']?.schema;
