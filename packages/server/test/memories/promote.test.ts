@@ -170,7 +170,8 @@ describe('memory promotion', () => {
 
   it('refuses a bad body with 400 and promotes nothing; 404 for a missing memory', async () => {
     const memory = await remember({ content: FOX });
-    for (const body of [{ auto_link: 'no' }, { review: true }, []]) {
+    // JSON null is a body that is not an object, as for POST /v1/crystallize (it was taken for no body).
+    for (const body of [{ auto_link: 'no' }, { review: true }, [], null]) {
       const res = await promote(memory.id, body);
       assert.equal(res.status, 400, JSON.stringify(res.body));
     }

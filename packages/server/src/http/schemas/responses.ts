@@ -60,7 +60,10 @@ export { ERROR_RESPONSES };
  */
 export const optionalBody = <T extends TSchema>(schema: T): T => ({ ...schema, [OPTIONAL_BODY]: true });
 
-/** A route's preValidation hook for an optionalBody: no body is validated as `{}`. */
+/**
+ * A route's preValidation hook for an optionalBody: no body is validated as `{}`. A body of JSON
+ * `null` is a body, and is refused as any other body that is not an object.
+ */
 export const noBodyIsEmpty = async (request: { body: unknown }): Promise<void> => {
-  request.body ??= {};
+  if (request.body === undefined) request.body = {};
 };
