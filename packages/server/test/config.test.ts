@@ -89,7 +89,13 @@ describe('settings', () => {
     assert.equal(config.redisUrl, 'rediss://cache:6380');
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.trustProxy, 2);
-    for (const url of ['postgresql://db/snapgraph', 'sqlite:./data/a.db', 'file:///tmp/a.db', './data/x.db', 'data/x:y.db'])
+    for (const url of [
+      'postgresql://db/snapgraph',
+      'sqlite:./data/a.db',
+      'file:///tmp/a.db',
+      './data/x.db',
+      'data/x:y.db',
+    ])
       assert.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
   });
 

@@ -132,7 +132,9 @@ function isEnvironmentFailure(err: unknown): boolean {
  */
 function notMigratedHint(err: Error): string {
   const missingTable = /^no such table: /.test(err.message) || (err as { code?: unknown }).code === '42P01';
-  return missingTable ? ' (the database is not migrated: run `snapgraph migrate`, or unset MIGRATE_ON_START=false)' : '';
+  return missingTable
+    ? ' (the database is not migrated: run `snapgraph migrate`, or unset MIGRATE_ON_START=false)'
+    : '';
 }
 
 /** `serve` and `migrate` are configured by the environment; a flag given to them is a mistake. */

@@ -118,7 +118,11 @@ describe('crystallize and ingestion as jobs', () => {
     try {
       const own = await withLlm.newKey();
       llm.script('chat', behave.delay(1_500, behave.status(400, { message: 'no such model' })));
-      const queued = await withLlm.request('POST', '/v1/crystallize', { key: own, headers: ASYNC, body: { text: NOTES } });
+      const queued = await withLlm.request('POST', '/v1/crystallize', {
+        key: own,
+        headers: ASYNC,
+        body: { text: NOTES },
+      });
       assert.equal(queued.status, 202);
       // The model answers after 1.5 s: until then the job is running and in its first phase.
       const started = await waitForJob(

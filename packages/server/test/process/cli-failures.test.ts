@@ -52,7 +52,10 @@ describe('snapgraph CLI: failures of the environment', () => {
   it('a DATABASE_URL of another scheme is refused before any file is made: exit 2', async () => {
     const result = await runCli('postgress://postgres@127.0.0.1:5432/snapgraph', ['keys', 'list']);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /^snapgraph: invalid configuration: DATABASE_URL must be postgres:\/\/… .* "postgress" is neither/m);
+    assert.match(
+      result.stderr,
+      /^snapgraph: invalid configuration: DATABASE_URL must be postgres:\/\/… .* "postgress" is neither/m,
+    );
   });
 
   it('bad usage is still exit 2', async () => {

@@ -304,9 +304,11 @@ describe('GET /v1/brains/:id/export and import', () => {
         {
           // Year 0 is no year PostgreSQL keeps: a bad line, not a failed write (before, INTERNAL there).
           name: 'year-zero.jsonl',
-          text: [...lines.slice(0, 4), lines[4]!.replace(/"created_at":"\d{4}/, '"created_at":"0000'), ...lines.slice(5)].join(
-            '\n',
-          ),
+          text: [
+            ...lines.slice(0, 4),
+            lines[4]!.replace(/"created_at":"\d{4}/, '"created_at":"0000'),
+            ...lines.slice(5),
+          ].join('\n'),
           expect: [/^5: snapshot: created_at /],
         },
         {
