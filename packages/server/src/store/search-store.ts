@@ -112,6 +112,11 @@ export interface SearchStore {
    * linker's candidates, searched for each insight of a crystallize run, need no total.
    */
   bestMatchIds(brainId: string, query: ParsedQuery, limit: number): Promise<string[]>;
+  /**
+   * Up to `cap` snapshots of the brain whose text holds `words` as a phrase (after stemming), in
+   * no particular order: the linker asks which snapshots name a thing, and whether only a few.
+   */
+  holdersOf(brainId: string, words: string[], cap: number): Promise<string[]>;
   /** Edges of the brain touching any of `ids`, in either direction, strongest first, at most `limit`. */
   edgesTouching(brainId: string, ids: string[], limit: number): Promise<GraphEdge[]>;
   /** Those of `ids` in scope (brain, type, tag), with their JSON. */

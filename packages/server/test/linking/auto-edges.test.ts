@@ -107,6 +107,39 @@ describe('automatic edges', () => {
     assert.deepEqual(await edgesOf(api.request, key, brain.id), edges);
   });
 
+  it('links two snapshots that name the same rare thing, though they share few other words', async () => {
+    const brain = await newBrain({ name: 'shared names', auto_link: true });
+    const radio = await create(brain.id, {
+      name: 'Smooth jazz radio',
+      core: 'Stations played Dave Koz beside the usual saxophone ballads through the nineties',
+    });
+    const album = await create(brain.id, {
+      name: 'Debut records',
+      core: 'Dave Koz recorded his first album in 1990 for Capitol Records',
+    });
+    // "New Haven" is named by four snapshots: a common name joins nothing by itself.
+    const towns = [];
+    for (const topic of ['harbour ferries', 'pizza ovens', 'rail depots', 'winter storms']) {
+      towns.push(await create(brain.id, { name: `Notes on ${topic}`, core: `New Haven has ${topic} of renown` }));
+    }
+    await linkingSettled(api.request, key, brain.id);
+    const edges = await edgesOf(api.request, key, brain.id);
+    const named = edges.filter((e) => e.label.startsWith('auto: both name'));
+    assert.equal(named.length, 1, JSON.stringify(edges));
+    const [edge] = named;
+    assert.deepEqual(new Set([edge?.source_id, edge?.target_id]), new Set([radio.id, album.id]));
+    assert.equal(edge?.edge_type, 'related_to');
+    assert.equal(edge?.label, 'auto: both name "Dave Koz"');
+    assert.ok((edge?.strength ?? 0) >= 0.6, 'as strong a sign as a mention');
+    // Without the shared name the two would not be linked: their words alone score below 0.35.
+    const res = await api.request('GET', `/v1/snapshots/${radio.id}/suggestions?limit=50`, { key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const townIds = new Set(towns.map((t) => t.id));
+    for (const s of res.body.data as { source_id: string; target_id: string; reason: string }[]) {
+      assert.ok(!townIds.has(s.source_id) && !townIds.has(s.target_id), JSON.stringify(s));
+    }
+  });
+
   it('never remakes an edge the user deleted, and a user edit makes an auto edge manual', async () => {
     const brain = await newBrain({ name: 'tombstones', auto_link: true });
     const a = await create(brain.id, FOX);

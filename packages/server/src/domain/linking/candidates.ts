@@ -2,6 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Snapshot } from '../../model.js';
 import type { Domain } from '../context.js';
 import { parseQuery, type ParsedQuery } from '../search/query.js';
+import { namedThings } from './named-things.js';
 import { wordSet } from './resemblance.js';
 import { LINK_RULES } from './rules.js';
 
@@ -66,6 +67,7 @@ export function sideOf(text: CandidateText): Side {
  */
 export class CandidateSearch {
   private readonly matches = new Map<string, Promise<string[]>>();
+  private readonly namers = new Map<string, Promise<Map<string, string>>>();
   private readonly sides = new Map<string, Side>();
   private searching = 0;
   private readonly waiting: (() => void)[] = [];
@@ -83,8 +85,29 @@ export class CandidateSearch {
     const key = JSON.stringify([stored, snapshot.name, snapshot.tags, snapshot.one_liner, snapshot.core]);
     let found = this.matches.get(key);
     if (found === undefined) {
-      found = this.search(snapshot, stored);
+      found = this.inTurn(async () => {
+        const query = await distinctiveQuery(this.domain, snapshot, stored);
+        return this.domain.store.search.bestMatchIds(this.brainId, query, LINK_RULES.candidates + 1);
+      });
       this.matches.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * The other snapshots of the brain that name a rare thing this one names (named-things.ts),
+   * each with the thing as this one writes it: of its things whose rarest word some other
+   * snapshot holds, the LINK_RULES.sharedNamesSearched rarest, each searched as a phrase, and
+   * kept when at most LINK_RULES.sharedNameMaxNamedBy snapshots, this one included, name it.
+   * Bounded: a thing whose every word is in LINK_RULES.sharedNameCommonAt snapshots or more is
+   * not searched.
+   */
+  namingTheSame(snapshot: SearchedFields & { id: string }, stored: boolean): Promise<Map<string, string>> {
+    const key = JSON.stringify([stored, snapshot.id, snapshot.name, snapshot.one_liner, snapshot.core]);
+    let found = this.namers.get(key);
+    if (found === undefined) {
+      found = this.inTurn(() => this.searchNamers(snapshot, stored));
+      this.namers.set(key, found);
     }
     return found;
   }
@@ -102,15 +125,47 @@ export class CandidateSearch {
     return found;
   }
 
-  private async search(snapshot: SearchedFields, stored: boolean): Promise<string[]> {
-    // A run searches once per insight, thousands for a long document: a few at a time, or
-    // PostgreSQL's pool is drained and its waiters time out; and since SQLite answers
-    // synchronously, a turn of the event loop before each lets other requests in between.
+  private async searchNamers(snapshot: SearchedFields & { id: string }, stored: boolean) {
+    // Runs of capitalised words end at a mark: the name's words do not run into the core's.
+    const things = namedThings([snapshot.name, snapshot.one_liner ?? '', snapshot.core].join(' . '));
+    const namers = new Map<string, string>();
+    if (things.length === 0) return namers;
+    const plain = (words: string[]) => words.filter((word) => parseQuery(word).terms.length > 0);
+    // Counted to commonAt, as distinctiveQuery counts the same words: one count for both.
+    const frequency = await this.domain.store.search.documentFrequencies(
+      this.brainId,
+      [...new Set(things.flatMap((thing) => plain(thing.words)))],
+      LINK_RULES.commonAt,
+    );
+    const heldElsewhere = stored ? 2 : 1;
+    const rarest = things
+      .map((thing) => ({ thing, n: Math.min(...plain(thing.words).map((word) => frequency.get(word) ?? 0)) }))
+      .filter(({ n }) => n >= heldElsewhere && n < LINK_RULES.sharedNameCommonAt)
+      .sort((a, b) => a.n - b.n)
+      .slice(0, LINK_RULES.sharedNamesSearched);
+    for (const { thing } of rarest) {
+      const ids = await this.domain.store.search.holdersOf(
+        this.brainId,
+        thing.words,
+        LINK_RULES.sharedNameMaxNamedBy + 1,
+      );
+      const others = ids.filter((id) => id !== snapshot.id);
+      if (others.length + 1 > LINK_RULES.sharedNameMaxNamedBy) continue;
+      for (const id of others) if (!namers.has(id)) namers.set(id, thing.text);
+    }
+    return namers;
+  }
+
+  /**
+   * A run searches once per insight, thousands for a long document: a few at a time, or
+   * PostgreSQL's pool is drained and its waiters time out; and since SQLite answers
+   * synchronously, a turn of the event loop before each lets other requests in between.
+   */
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
     await this.turn();
     try {
       await setImmediate();
-      const query = await distinctiveQuery(this.domain, snapshot, stored);
-      return await this.domain.store.search.bestMatchIds(this.brainId, query, LINK_RULES.candidates + 1);
+      return await work();
     } finally {
       const next = this.waiting.shift();
       if (next) next();

@@ -32,8 +32,9 @@ export async function proposeLinks(
 ): Promise<Proposal[]> {
   const stored = options.stored ?? true;
   const search = options.search ?? new CandidateSearch(domain, snapshot.brain_id);
-  const [matches, around, near] = await Promise.all([
+  const [matches, named, around, near] = await Promise.all([
     search.bestMatches(snapshot, stored),
+    search.namingTheSame(snapshot, stored),
     // A snapshot not written yet has no edges and no tombstones to read.
     stored ? domain.store.links.neighbourhood(snapshot.id) : { linked: [], tombstoned: [] },
     // With vectors, the nearest in meaning are candidates too, sharing a word or not.
@@ -41,7 +42,7 @@ export async function proposeLinks(
   ]);
   const meaning = new Map(near.map((n) => [n.id, n.similarity]));
   const linked = new Set(around.linked);
-  const candidateIds = new Set([...matches, ...meaning.keys()]);
+  const candidateIds = new Set([...matches, ...named.keys(), ...meaning.keys()]);
   const others = [...candidateIds].filter((id) => id !== snapshot.id && !linked.has(id));
   const sides = await search.sidesOf(others);
   const tombstoned = new Set(around.tombstoned.map((t) => `${t.other_id} ${t.edge_type}`));
@@ -51,7 +52,7 @@ export async function proposeLinks(
   for (const id of others) {
     const other = sides.get(id);
     if (other === undefined) continue;
-    const proposal = judge(own, other, meaning.get(id));
+    const proposal = judge(own, other, meaning.get(id), named.get(id));
     if (proposal.score >= options.minScore) proposals.push(proposal);
   }
   proposals.sort((a, b) => b.score - a.score || a.target_id.localeCompare(b.target_id));
@@ -66,8 +67,11 @@ export async function proposeLinks(
     .slice(0, options.limit);
 }
 
-/** The score, type and reason of an edge between `own` and `other` (rules.ts). */
-export function judge(own: Side, other: Side, meaning: number | undefined): Proposal {
+/**
+ * The score, type and reason of an edge between `own` and `other` (rules.ts); `sharedName`: a
+ * rare thing both name (CandidateSearch.namingTheSame), as `own` writes it.
+ */
+export function judge(own: Side, other: Side, meaning: number | undefined, sharedName?: string): Proposal {
   const shared = [...own.words].filter((word) => other.words.has(word));
   const words = shared.length === 0 ? 0 : shared.length / Math.sqrt(own.words.size * other.words.size);
   // Meaning, when vectors exist, can only add: the closer of the two resemblances counts.
@@ -88,6 +92,8 @@ export function judge(own: Side, other: Side, meaning: number | undefined): Prop
   } else if (names(other, own)) {
     edge = { source_id: own.id, target_id: other.id, edge_type: 'elaborates' };
     reason = `"${other.name}" names "${own.name}"`;
+  } else if (sharedName !== undefined) {
+    reason = `both name "${sharedName}"`;
   } else {
     reason =
       meaning !== undefined && meaning > words
@@ -96,7 +102,7 @@ export function judge(own: Side, other: Side, meaning: number | undefined): Prop
           ? `shares the words ${shared.slice(0, 5).join(', ')}`
           : 'similar wording';
   }
-  if (edge.edge_type === 'elaborates')
+  if (edge.edge_type === 'elaborates' || sharedName !== undefined)
     score = Math.max(score, LINK_RULES.mentionFloor + (1 - LINK_RULES.mentionFloor) * text);
   if (sharedTags.length > 0) reason += `; shares the tags ${sharedTags.join(', ')}`;
   const rounded = Math.round(score * 100) / 100;

@@ -59,6 +59,7 @@ const SQL = {
   searchFrequencyUpTo: `SELECT count(*)::int AS n FROM (SELECT 1 FROM snapshots
     WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
   searchBrainSize: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1`,
+  searchHolders: `SELECT id FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3`,
   searchEdgesTouching: `SELECT id, source_id, target_id, edge_type, strength FROM edges
     WHERE brain_id = $1 AND (source_id = ANY($2::text[]) OR target_id = ANY($2::text[]))
     ORDER BY strength DESC, id LIMIT $3`,
@@ -156,6 +157,12 @@ export class PostgresSearchStore implements SearchStore {
     const [parts, idfs] = weighted;
     const hits = await this.rows<TextHit>('searchTop', [brainId, parts, null, null, idfs, limit]);
     return hits.map((hit) => hit.id);
+  }
+
+  async holdersOf(brainId: string, words: string[], cap: number): Promise<string[]> {
+    const [phrase] = tsqueryParts({ terms: [], prefixes: [], phrases: [words] });
+    if (phrase === undefined || words.length === 0) return [];
+    return (await this.rows<{ id: string }>('searchHolders', [brainId, phrase, cap])).map((row) => row.id);
   }
 
   async documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>> {

@@ -59,6 +59,11 @@ export class SqliteSearchStore implements SearchStore {
       frequency: prepared<number>(
         `SELECT count(*) FROM (SELECT 1 FROM snapshot_search WHERE snapshot_search MATCH @match LIMIT @cap)`,
       ),
+      // Unranked, so that FTS5 stops at the cap; the linker only asks for rare phrases.
+      holders: prepared<string>(
+        `SELECT r.snapshot_id FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
+         WHERE snapshot_search MATCH @match AND r.brain_id = @brain LIMIT @cap`,
+      ),
       edgesTouching: prepared<GraphEdge>(
         `SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE source_id IN ${IDS} AND +brain_id = @brain
          UNION SELECT id, source_id, target_id, edge_type, strength FROM edges WHERE target_id IN ${IDS} AND +brain_id = @brain
@@ -117,6 +122,14 @@ export class SqliteSearchStore implements SearchStore {
   /** Stops the in-memory index's upkeep (and any build); the store is closing. */
   close(): void {
     this.textIndex.close();
+  }
+
+  async holdersOf(brainId: string, words: string[], cap: number): Promise<string[]> {
+    if (words.length === 0) return [];
+    return this.stmt
+      .holders()
+      .pluck()
+      .all({ match: quoted(words), brain: brainId, cap }) as string[];
   }
 
   async documentFrequencies(_brainId: string, words: string[], cap: number): Promise<Map<string, number>> {
