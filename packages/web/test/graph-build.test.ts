@@ -14,7 +14,7 @@ import {
   tagsByUse,
 } from '../src/graph/build.js';
 import { loadBrainGraph, type LoadProgress } from '../src/graph/load.js';
-import { EDGE_COLOURS, EDGE_TYPES, NODE_COLOURS, SNAPSHOT_TYPES, edgeSize } from '../src/graph/style.js';
+import { EDGE_COLOURS, NODE_COLOURS, edgeSize } from '../src/graph/style.js';
 import { readViewState, writeViewState } from '../src/view-state.js';
 
 const snapshot = (id: string, type = 'Belief', tags: string[] = []): Snapshot =>
@@ -125,73 +125,60 @@ test('the view state round-trips through the URL and never holds a key', () => {
   assert.equal(readViewState('?min=7').filters.minStrength, 1);
 });
 
-test('loading walks every snapshot type and edge type at once, and keeps edges whose ends arrive later', async () => {
-  // Edge pages come back before the snapshot pages they point into, as they can when the lists
-  // are walked at the same time.
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
-  const snapshotsByType: Record<string, string[][]> = { Belief: [['a', 'b'], ['c']], Rule: [['d']] };
-  const edgesByType: Record<string, Edge[][]> = {
-    supports: [[edge('e1', 'a', 'c', 'supports')], [edge('e3', 'd', 'a', 'supports')]],
-    contradicts: [[edge('e2', 'c', 'b', 'contradicts')]],
-  };
+test('loading reads the export stream once, adds its snapshots and edges, and lets it go at the tombstones', async () => {
+  const lines = [
+    { format: 'snapgraph-export', version: 1, exported_at: '', brain_id: 'brain', sections: [] },
+    { kind: 'brain', data: { id: 'brain' } },
+    ...['a', 'b', 'c'].map((id) => ({ kind: 'snapshot', data: snapshot(id) })),
+    { kind: 'snapshot', data: snapshot('d', 'Rule') },
+    { kind: 'edge', data: edge('e1', 'a', 'c', 'supports') },
+    { kind: 'edge', data: edge('e2', 'c', 'b', 'contradicts') },
+    { kind: 'edge', data: edge('e3', 'd', 'a', 'supports') },
+    { kind: 'tombstone', data: {} },
+    { kind: 'memory', data: {} },
+  ];
   const asked: string[] = [];
+  let read = 0;
+  let released = false;
   const client = {
-    snapshots: {
-      async *pages(query: { brain_id: string; type: string; limit: number }) {
-        asked.push(`snapshots ${query.brain_id} ${query.type} ${query.limit}`);
-        for (const ids of snapshotsByType[query.type] ?? [[]]) {
-          await tick();
-          await tick();
-          yield { data: ids.map((id) => snapshot(id, query.type)) };
-        }
+    brains: {
+      async get(id: string) {
+        asked.push(`get ${id}`);
+        return { id, edge_count: 3 };
       },
-    },
-    edges: {
-      async *pages(query: { brain_id: string; edge_type: string; limit: number }) {
-        asked.push(`edges ${query.brain_id} ${query.edge_type} ${query.limit}`);
-        const pages = edgesByType[query.edge_type] ?? [[]];
-        const total = pages.flat().length;
-        for (const data of pages) yield { data, total };
+      async *export(id: string) {
+        asked.push(`export ${id}`);
+        try {
+          for (const line of lines) {
+            read++;
+            yield line;
+          }
+        } finally {
+          released = true;
+        }
       },
     },
   } as unknown as SnapgraphClient;
   const seen: LoadProgress[] = [];
   const graph = await loadBrainGraph(client, 'brain', (p) => seen.push({ ...p }));
-  assert.deepEqual(
-    asked.sort(),
-    [...EDGE_TYPES.map((t) => `edges brain ${t} 200`), ...SNAPSHOT_TYPES.map((t) => `snapshots brain ${t} 100`)].sort(),
-  );
+  assert.deepEqual(asked.sort(), ['export brain', 'get brain']);
   assert.deepEqual(graph.nodes().sort(), ['a', 'b', 'c', 'd']);
   assert.equal(graph.getNodeAttribute('d', 'snapshotType'), 'Rule');
   assert.deepEqual(graph.edges().sort(), ['e1', 'e2', 'e3']);
   assert.ok(graph.getNodeAttribute('a', 'size') > graph.getNodeAttribute('b', 'size'), 'sizes follow degree');
   assert.deepEqual(seen.at(-1), { snapshots: 4, edges: 3, edgesTotal: 3 });
-  assert.ok(
-    seen.filter((p) => p.edgesTotal !== undefined).every((p) => p.edgesTotal === 3),
-    'the total is said only once every edge type has said its own',
-  );
+  assert.equal(read, lines.length - 1, 'nothing is read past the first tombstone');
+  assert.ok(released, 'the stream is let go');
 });
 
-test('a failing walk stops the others and its error is the one thrown', async () => {
-  const stopped: string[] = [];
-  const failure = new Error('429');
+test('a failing stream is the error of the load', async () => {
+  const failure = new Error('the export of brain stopped before its end line');
   const client = {
-    snapshots: {
-      async *pages(query: { type: string }, options: { signal: AbortSignal }) {
-        for (;;) {
-          await new Promise((resolve) => setTimeout(resolve, 1));
-          if (options.signal.aborted) {
-            stopped.push(query.type);
-            throw options.signal.reason;
-          }
-          yield { data: [] as Snapshot[] };
-        }
-      },
-    },
-    edges: {
-      async *pages(query: { edge_type: string }) {
-        if (query.edge_type === 'related_to') throw failure;
-        yield { data: [] as Edge[], total: 0 };
+    brains: {
+      get: async () => ({ edge_count: 1 }),
+      async *export() {
+        yield { kind: 'snapshot', data: snapshot('a') };
+        throw failure;
       },
     },
   } as unknown as SnapgraphClient;
@@ -199,7 +186,6 @@ test('a failing walk stops the others and its error is the one thrown', async ()
     loadBrainGraph(client, 'brain', () => {}),
     (err) => err === failure,
   );
-  assert.deepEqual(stopped.sort(), [...SNAPSHOT_TYPES].sort(), 'every snapshot walk stopped');
 });
 
 test('linked snapshots start near each other: nodes are placed breadth-first along a spiral', () => {

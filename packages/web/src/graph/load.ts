@@ -1,26 +1,26 @@
-import type { Edge, SnapgraphClient } from '@snapgraph/client';
+import type { Edge, SnapgraphClient, Snapshot } from '@snapgraph/client';
 import { addEdges, addSnapshots, createGraph, placeByBreadth, sizeByDegree, type SnapGraph } from './build.js';
-import { EDGE_TYPES, SNAPSHOT_TYPES } from './style.js';
 
 export interface LoadProgress {
   snapshots: number;
   edges: number;
-  /** The brain's edge count, once the first page of every edge type has said it. */
+  /** The brain's edge count, once the brain has said it. */
   edgesTotal: number | undefined;
 }
 
+/** Records are added to the graph, and progress reported, this many at a time. */
+const BATCH = 500;
+
 /**
- * A brain's whole graph, page by page through the client: snapshots 100 at a time (the list's
- * maximum) and edges 200 at a time (the edge list's maximum), reporting progress after each page.
+ * A brain's whole graph in one request: the brain's export stream (`GET /v1/brains/{id}/export`,
+ * design §15.1), read line by line as it arrives. Its snapshots come before its edges, so each
+ * edge finds both ends already in the graph. The stream is let go as soon as the records after
+ * the edges begin (tombstones, memories, knowledge: nothing the explorer draws).
  *
- * The lists are walked one type at a time, every type at once: a walk is a chain of requests,
- * each waiting for its previous page's cursor, so one chain keeps one connection busy. Eleven
- * chains (five snapshot types, six edge types) keep the browser's six connections to the server
- * busy, where two left the server idle between round trips: on a brain of 10,000 snapshots and
- * 30,000 edges (250 pages), fetching fell from 1.9–2.4 s to ~1 s (docs/performance.md). Every
- * snapshot and edge has one of these types (the service's enums), so the walks cover the brain.
- * Edges are kept until every snapshot is a node and then added in one pass, since an edge needs
- * both its ends in the graph.
+ * One request, not a page walk: a brain of 10,000 snapshots and 30,000 edges is 250 pages of
+ * the lists, more than a Free key's 60 reads a minute, so a walk of them could never finish
+ * (docs/performance.md). The brain's own counts (one more small request, alongside) give the
+ * progress its total.
  */
 export async function loadBrainGraph(
   client: SnapgraphClient,
@@ -37,57 +37,43 @@ export async function loadBrainGraph(
   };
   const graph = createGraph();
   const progress: LoadProgress = { snapshots: 0, edges: 0, edgesTotal: undefined };
-  const edgePages: Edge[][] = [];
-  const edgeTotals = new Map<string, number>();
-  // One walk failing stops the others: the load has failed, and its pages are of no use.
-  const walking = new AbortController();
-  const stop = () => walking.abort();
-  signal?.addEventListener('abort', stop, { once: true });
-  if (signal?.aborted) stop();
-  const options = { signal: walking.signal };
-  const snapshotWalks = SNAPSHOT_TYPES.map(async (type) => {
-    for await (const page of client.snapshots.pages({ brain_id: brainId, type, limit: 100 }, options)) {
-      timed(() => addSnapshots(graph, page.data));
-      progress.snapshots += page.data.length;
-      onProgress(progress);
-    }
-  });
-  const edgeWalks = EDGE_TYPES.map(async (edge_type) => {
-    for await (const page of client.edges.pages({ brain_id: brainId, edge_type, limit: 200 }, options)) {
-      edgePages.push(page.data);
-      edgeTotals.set(edge_type, page.total);
-      progress.edges += page.data.length;
-      if (edgeTotals.size === EDGE_TYPES.length) progress.edgesTotal = sum(edgeTotals.values());
-      onProgress(progress);
-    }
-  });
-  // The first failure is the one thrown (the others are the aborts it caused), once every walk
-  // has settled, so that no request is left running unobserved.
-  let failure: { reason: unknown } | undefined;
-  const walks = [...snapshotWalks, ...edgeWalks].map((walk) =>
-    walk.catch((reason: unknown) => {
-      failure ??= { reason };
-      stop();
-    }),
+  const options = signal ? { signal } : {};
+  // The count is only for the progress bar: without it the load goes on.
+  const counted = client.brains.get(brainId, options).then(
+    (brain) => {
+      progress.edgesTotal = brain.edge_count;
+    },
+    () => undefined,
   );
-  await Promise.all(walks);
-  signal?.removeEventListener('abort', stop);
-  if (failure) throw failure.reason;
+  let snapshots: Snapshot[] = [];
+  let edges: Edge[] = [];
+  const flush = () => {
+    if (snapshots.length > 0) timed(() => addSnapshots(graph, snapshots));
+    if (edges.length > 0) timed(() => addEdges(graph, edges));
+    progress.snapshots += snapshots.length;
+    progress.edges += edges.length;
+    snapshots = [];
+    edges = [];
+    onProgress(progress);
+  };
+  for await (const line of client.brains.export(brainId, options)) {
+    if (!('kind' in line) || line.kind === 'brain') continue;
+    if (line.kind === 'snapshot') snapshots.push(line.data as unknown as Snapshot);
+    else if (line.kind === 'edge') edges.push(line.data as unknown as Edge);
+    // Leaving the loop cancels the rest of the stream.
+    else break;
+    if (snapshots.length + edges.length >= BATCH) flush();
+  }
+  await counted;
+  flush();
   timed(() => {
-    for (const edges of edgePages) addEdges(graph, edges);
     sizeByDegree(graph);
     placeByBreadth(graph);
   });
-  // User Timing entries: what the load cost, split into waiting for pages and building the
+  // User Timing entries: what the load cost, split into waiting for the stream and building the
   // graph, for the browser's profiler and packages/web/bench/big-brain.ts.
   const fetchMs = performance.now() - started - buildMs;
   performance.measure('snapgraph:fetch', { start: started, duration: fetchMs });
   performance.measure('snapgraph:build', { start: started, duration: buildMs });
   return graph;
 }
-
-const sum = (values: Iterable<number>): number => {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
-};
