@@ -86,5 +86,6 @@ export function panelActions(ctx: ExplorerContext): PanelActions {
       say('Suggestion rejected: it will not be suggested again.');
     },
     fail: (err) => say(describeError(err), true),
+    tell: (text) => say(text),
   };
 }

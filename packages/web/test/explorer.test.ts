@@ -159,6 +159,46 @@ describe('web explorer in Chromium', { skip }, () => {
     await context.close();
   });
 
+  test('the edit form refuses an emptied number, and Save with nothing changed sends nothing', async () => {
+    const { page, context } = await browser.newPage();
+    const puts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT') puts.push(request.postData() ?? '');
+    });
+    await page.goto(`${baseUrl}/?snapshot=${ids.v2}`);
+    await page.getByLabel('API key').fill(key.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await graphLoaded(page);
+    const panel = page.getByRole('region', { name: 'Snapshot' });
+    await panel.getByRole('heading', { name: 'Plans v2' }).waitFor();
+    const before = (await call('GET', `/v1/snapshots/${ids.v2}`)).data;
+
+    // An emptied Confidence or Significance is refused in the form, never saved as 0.
+    for (const label of ['Confidence (0 to 1)', 'Significance (0 to 1)']) {
+      await panel.getByRole('button', { name: 'Edit' }).click();
+      await panel.getByLabel(label).fill('');
+      await panel.getByRole('button', { name: 'Save' }).click();
+      const name = label.split(' ')[0];
+      await page
+        .getByRole('alert')
+        .filter({ hasText: `${name} must be a number from 0 to 1` })
+        .waitFor();
+      assert.equal(await panel.getByRole('button', { name: 'Save' }).isVisible(), true, 'the form stays open');
+      await panel.getByRole('button', { name: 'Cancel' }).click();
+    }
+    const after = (await call('GET', `/v1/snapshots/${ids.v2}`)).data;
+    assert.equal(after.confidence, before.confidence);
+    assert.equal(after.significance_score, before.significance_score);
+
+    // Save with every field as it was: no PUT {} (the API's 400), the editor closes.
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Nothing changed.' }).waitFor();
+    await panel.getByRole('button', { name: 'Edit' }).waitFor();
+    assert.deepEqual(puts, [], 'no update was sent');
+    await context.close();
+  });
+
   test('create and delete an edge between two selected snapshots', async () => {
     const { page, context } = await browser.newPage();
     await page.goto(`${baseUrl}/?snapshot=${ids.v1}`);

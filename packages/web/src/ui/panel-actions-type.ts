@@ -20,4 +20,6 @@ export interface PanelActions {
   /** Turns a suggestion down for good (made and deleted: the tombstone keeps it away). */
   rejectSuggestion(suggestion: Suggestion): Promise<void>;
   fail(err: unknown): void;
+  /** A message that is not an error. */
+  tell(text: string): void;
 }

@@ -5,8 +5,15 @@ import { fieldLabel, TEXT_FIELDS } from './panel-fields.js';
 
 type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
+const UNIT_FIELDS = [
+  ['confidence', 'Confidence'],
+  ['significance_score', 'Significance'],
+] as const;
+
 export interface EditorHooks {
   save(update: SnapshotUpdate): void;
+  /** Save pressed with every field as it was. */
+  unchanged(): void;
   cancel(): void;
   fail(err: unknown): void;
 }
@@ -65,15 +72,24 @@ export function snapshotEditor(snapshot: Snapshot, hooks: EditorHooks): HTMLForm
       hooks.fail(new Error('Emotion must be a JSON object, e.g. {"primary": "joy", "intensity": 0.6}'));
       return;
     }
-    for (const key of ['confidence', 'significance_score'] as const) {
-      if (Number(value(key)) !== snapshot[key]) update[key] = Number(value(key));
+    for (const [key, label] of UNIT_FIELDS) {
+      // An emptied field is not 0 (Number('') is): it is refused, never saved as something else.
+      const text = value(key).trim();
+      const next = Number(text);
+      if (text === '' || !(next >= 0 && next <= 1)) {
+        hooks.fail(new Error(`${label} must be a number from 0 to 1 (it is ${snapshot[key]}).`));
+        return;
+      }
+      if (next !== snapshot[key]) update[key] = next;
     }
     const tags = value('tags')
       .split(',')
       .map((tag) => tag.trim())
       .filter(Boolean);
     if (tags.join('\n') !== (snapshot.tags ?? []).join('\n')) update.tags = tags;
-    hooks.save(update as SnapshotUpdate);
+    // An empty update is the API's 400: nothing to send.
+    if (Object.keys(update).length === 0) hooks.unchanged();
+    else hooks.save(update as SnapshotUpdate);
   });
   return form;
 }

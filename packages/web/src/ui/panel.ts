@@ -181,6 +181,10 @@ export class SnapshotPanel {
   private showEditor(snapshot: Snapshot): void {
     const form = snapshotEditor(snapshot, {
       save: (update) => void this.run(() => this.actions.save(snapshot.id, update)),
+      unchanged: () => {
+        this.actions.tell('Nothing changed.');
+        this.show(snapshot);
+      },
       cancel: () => this.show(snapshot),
       fail: (err) => this.actions.fail(err),
     });
