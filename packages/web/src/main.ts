@@ -200,6 +200,10 @@ async function openBrain(brainId: string): Promise<void> {
   } finally {
     ui.progress.hidden = true;
   }
+  // A tag no snapshot carries (a link shared before it was removed) would show nothing, and the
+  // tag list has no entry to choose it from: it is dropped, as unknown types are on reading the URL.
+  const tags = tagsByUse(graph);
+  if (state.filters.tag && !tags.includes(state.filters.tag)) setState({ filters: { ...state.filters, tag: '' } });
   const drawing = performance.now();
   view = new GraphView(graph, ui.graph, state.filters, currentTheme());
   view.on('clickNode', (node) => void select(node));
@@ -210,7 +214,7 @@ async function openBrain(brainId: string): Promise<void> {
   ui.fit.hidden = graph.order === 0;
   ui.region.dataset.layout = 'running';
   view.startLayout(() => (ui.region.dataset.layout = 'done'));
-  renderLegend(ui.legend, state.filters, tagsByUse(graph), applyFilters);
+  renderLegend(ui.legend, state.filters, tags, applyFilters);
   showCounts();
   performance.measure('snapgraph:draw', { start: drawing, end: performance.now() });
   ui.region.dataset.loaded = 'true';
@@ -323,6 +327,8 @@ onThemeChange((theme) => view?.setTheme(theme));
 // A handle for the browser tests and the bench: the live view (its sigma renderer and labels).
 Object.defineProperty(window, 'snapgraphExplorer', { value: { view: () => view } });
 
+// The URL as read: without the filter values the page does not know.
+setState({});
 renderLegend(ui.legend, state.filters, [], applyFilters);
 panel.clear(false);
 ui.searchInput.value = state.query;

@@ -1,4 +1,5 @@
 import { NO_FILTERS, type Filters } from './graph/build.js';
+import { EDGE_TYPES, SNAPSHOT_TYPES } from './graph/style.js';
 
 /**
  * The view's state in the URL's query, so a view can be shared and survives a reload: brain,
@@ -15,6 +16,17 @@ export const EMPTY_VIEW: ViewState = { brain: '', selected: '', query: '', filte
 
 const list = (value: string | null): string[] => (value ? value.split(',').filter(Boolean) : []);
 
+/**
+ * The values of a list the page knows, spelled as it does (`belief` is Belief); the others are
+ * dropped. An unknown type ticks no box, so kept it would hide every snapshot behind a legend
+ * that says none is ticked, with no box to untick (audit 5, finding 5).
+ */
+function known(values: string[], names: readonly string[]): string[] {
+  const byLowerCase = new Map(names.map((name) => [name.toLowerCase(), name]));
+  const kept = values.flatMap((value) => byLowerCase.get(value.toLowerCase()) ?? []);
+  return [...new Set(kept)];
+}
+
 export function readViewState(search: string): ViewState {
   const params = new URLSearchParams(search);
   const min = Number(params.get('min') ?? '0');
@@ -23,9 +35,9 @@ export function readViewState(search: string): ViewState {
     selected: params.get('snapshot') ?? '',
     query: params.get('q') ?? '',
     filters: {
-      snapshotTypes: list(params.get('types')),
+      snapshotTypes: known(list(params.get('types')), SNAPSHOT_TYPES),
       tag: params.get('tag') ?? '',
-      edgeTypes: list(params.get('edges')),
+      edgeTypes: known(list(params.get('edges')), EDGE_TYPES),
       minStrength: Number.isFinite(min) ? Math.max(0, Math.min(1, min)) : 0,
     },
   };

@@ -199,6 +199,32 @@ describe('web explorer in Chromium', { skip }, () => {
     await context.close();
   });
 
+  test('filter values in the URL that the page does not know are dropped, not left to hide the graph', async () => {
+    const { page, context } = await browser.newPage();
+    await page.goto(`${baseUrl}/?types=belief,Bogus&edges=nope&tag=nosuchtag`);
+    await page.getByLabel('API key').fill(key.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await graphLoaded(page);
+    const region = page.getByRole('region', { name: 'Graph' });
+    // Only the known value is kept (spelled as the page does): the Belief snapshot and no edge between Beliefs.
+    assert.equal(await page.getByRole('checkbox', { name: 'Belief' }).isChecked(), true);
+    assert.equal(await region.getAttribute('data-visible-nodes'), '1');
+    assert.equal(await page.getByLabel('Tag').inputValue(), '');
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('types'), 'Belief');
+    assert.equal(url.searchParams.get('edges'), null);
+    assert.equal(url.searchParams.get('tag'), null);
+    // Unticking it shows everything again.
+    await page.getByRole('checkbox', { name: 'Belief' }).uncheck();
+    await region
+      .getByRole('status')
+      .filter({ hasText: /^\d+ snapshots and \d+ edges$/ })
+      .waitFor();
+    assert.equal(await region.getAttribute('data-visible-nodes'), await region.getAttribute('data-nodes'));
+    assert.equal(new URL(page.url()).searchParams.get('types'), null);
+    await context.close();
+  });
+
   test('create and delete an edge between two selected snapshots', async () => {
     const { page, context } = await browser.newPage();
     await page.goto(`${baseUrl}/?snapshot=${ids.v1}`);

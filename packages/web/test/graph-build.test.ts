@@ -125,6 +125,13 @@ test('the view state round-trips through the URL and never holds a key', () => {
   assert.equal(readViewState('?min=7').filters.minStrength, 1);
 });
 
+test('types and edge types the page does not know are dropped from the URL, and case does not matter', () => {
+  const { filters } = readViewState('?types=belief,Bogus,Belief,RULE&edges=nope,Contradicts');
+  assert.deepEqual(filters.snapshotTypes, ['Belief', 'Rule']);
+  assert.deepEqual(filters.edgeTypes, ['contradicts']);
+  assert.deepEqual(readViewState('?types=Bogus&edges=nope').filters, NO_FILTERS);
+});
+
 test('loading reads the export stream once, adds its snapshots and edges, and lets it go at the tombstones', async () => {
   const lines = [
     { format: 'snapgraph-export', version: 1, exported_at: '', brain_id: 'brain', sections: [] },
