@@ -127,12 +127,16 @@ async function signIn(key: string): Promise<void> {
   ui.session.hidden = false;
   // The key's default brain first in the picker, and the one opened unless the URL names another.
   const ordered = [...brains].sort((a, b) => Number(b.id === home) - Number(a.id === home));
+  // Two brains of one name (an import under new ids makes them) are told apart by their ids' ends.
+  const named = new Map<string, number>();
+  for (const brain of brains) named.set(brain.name, (named.get(brain.name) ?? 0) + 1);
   ui.brain.replaceChildren(
     ...ordered.map((brain) =>
       h(
         'option',
         { value: brain.id },
-        `${brain.name}${brain.id === home && !/default/i.test(brain.name) ? ' (default)' : ''} · ${brain.snapshot_count}`,
+        `${brain.name}${named.get(brain.name)! > 1 ? ` (…${brain.id.slice(-6)})` : ''}` +
+          `${brain.id === home && !/default/i.test(brain.name) ? ' (default)' : ''} · ${brain.snapshot_count}`,
       ),
     ),
   );

@@ -89,6 +89,20 @@ describe('web explorer: what a person sees', { skip }, () => {
     await context.close();
   });
 
+  test('two brains of one name are told apart in the picker by the ends of their ids', async () => {
+    const twin = await api.newKey();
+    const a = (await post('/v1/brains', { name: 'Notes' }, twin)).data.id;
+    const b = (await post('/v1/brains', { name: 'Notes' }, twin)).data.id;
+    const { page, context } = await browser.newPage();
+    await signIn(page, twin.key);
+    const label = (id: string) => page.locator(`#brain option[value="${id}"]`).innerText();
+    const [first, second] = [await label(a), await label(b)];
+    assert.notEqual(first, second);
+    assert.ok(first.includes(a.slice(-6)), first);
+    assert.ok(second.includes(b.slice(-6)), second);
+    await context.close();
+  });
+
   test('the selection and its neighbours are labelled, as sigma drew them; the rest fades', async () => {
     const { page, context } = await browser.newPage({ width: 1440, height: 900 });
     await signIn(page, key.key, `/?snapshot=${ids.sleep}`);
