@@ -14,23 +14,37 @@ export const storedKey = {
   clear: (): void => sessionStorage.removeItem(KEY_STORAGE),
 };
 
+/** The wait in seconds before a 429's retry, or 0 once a request after it got through. */
 export type WaitListener = (seconds: number) => void;
 
 /**
  * A client on this page's own server. Its fetch reports each 429 before the client waits it out,
- * so the page can say "waiting N s" instead of seeming to hang.
+ * so the page can say "waiting N s" instead of seeming to hang, and reports 0 when the next answer
+ * is not a 429.
+ *
+ * Someone is waiting on every call the page makes (a sign-in, a search, a save), so a 429 is
+ * waited out up to 5 times, the client's default (design §5.8): with a few calls at once, a
+ * burst window of one second refuses the last of them more than twice in a row. Each wait is the
+ * server's Retry-After, at most a minute, so a call gives up after a few minutes at the most.
  */
 export function createClient(apiKey: string, onRateLimited: WaitListener): SnapgraphClient {
+  let waiting = false;
   const reportingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
-    if (response.status === 429) onRateLimited(retryAfterSeconds(response.headers.get('retry-after')));
+    if (response.status === 429) {
+      waiting = true;
+      onRateLimited(retryAfterSeconds(response.headers.get('retry-after')));
+    } else if (waiting) {
+      waiting = false;
+      onRateLimited(0);
+    }
     return response;
   };
   return new SnapgraphClient({
     baseUrl: window.location.origin,
     apiKey,
     fetch: reportingFetch,
-    retry: { maxRetries: 2, initialDelayMs: 1_000, maxDelayMs: 30_000 },
+    retry: { maxRetries: 5, initialDelayMs: 1_000, maxDelayMs: 30_000 },
   });
 }
 

@@ -104,10 +104,13 @@ function applyFilters(filters: Filters): void {
   showCounts();
 }
 
+const RATE_LIMITED = 'Rate limited (429):';
+
 async function signIn(key: string): Promise<void> {
-  const candidate = createClient(key, (seconds) =>
-    say(`Rate limited (429): waiting ${seconds} s before trying again…`),
-  );
+  const candidate = createClient(key, (seconds) => {
+    if (seconds > 0) say(`${RATE_LIMITED} waiting ${seconds} s before trying again…`);
+    else if (ui.message.textContent?.startsWith(RATE_LIMITED)) say('');
+  });
   say('Signing in…');
   let brains: Brain[];
   let home: string | undefined;

@@ -225,6 +225,33 @@ describe('web explorer in Chromium', { skip }, () => {
     await context.close();
   });
 
+  test('a search refused with 429 three times in a row waits each Retry-After out, then answers', async () => {
+    const { page, context } = await browser.newPage();
+    await signIn(page);
+    await graphLoaded(page);
+    // The server's own answer for a key over its burst window, three times: more than two waits.
+    let refused = 0;
+    await page.route('**/v1/snapshots/search*', async (route) => {
+      if (refused >= 3) return route.continue();
+      refused++;
+      await route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '1', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          error: { code: 'RATE_LIMITED', message: 'rate limit exceeded' },
+          request_id: 'req_test',
+        }),
+      });
+    });
+    await page.getByRole('searchbox', { name: 'Search' }).fill('sleep');
+    await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'waiting 1 s' }).waitFor();
+    await resultItem(page, 'Sleep first').waitFor({ timeout: 15_000 });
+    assert.equal(refused, 3);
+    assert.equal(await page.getByRole('alert').filter({ hasText: 'Rate limited' }).count(), 0, 'the wait is over');
+    await context.close();
+  });
+
   test('create and delete an edge between two selected snapshots', async () => {
     const { page, context } = await browser.newPage();
     await page.goto(`${baseUrl}/?snapshot=${ids.v1}`);
