@@ -10,16 +10,24 @@
  * The brain is written straight into the database (bench/lib/seed.mjs, as the search and
  * memories benchmarks do): through the API, 40,000 POSTs took over ten minutes.
  *
- *   npm run build && node --import tsx packages/web/bench/big-brain.ts [--snapshots N --edges M --runs R]
+ *   npm run build && node --import tsx packages/web/bench/big-brain.ts [--snapshots N --edges M --runs R] [--plan free]
+ *
+ * `--plan free` signs in with a Free key to the brain (60 reads a minute) instead of one whose
+ * limits never bind: what a user of the README's quick start gets.
  */
 import { parseArgs } from 'node:util';
 import { cleanupAll } from '../../../bench/lib/cleanup.mjs';
 import { seedSqlite } from '../../../bench/lib/seed.mjs';
-import { prepareDatabase, startSnapgraph } from '../../../bench/lib/server.mjs';
+import { prepareDatabase, snapgraphCli, startSnapgraph } from '../../../bench/lib/server.mjs';
 import { launchBrowser } from '../test/helpers/browser.js';
 
 const { values } = parseArgs({
-  options: { snapshots: { type: 'string' }, edges: { type: 'string' }, runs: { type: 'string' } },
+  options: {
+    snapshots: { type: 'string' },
+    edges: { type: 'string' },
+    runs: { type: 'string' },
+    plan: { type: 'string' },
+  },
 });
 const SNAPSHOTS = Number(values.snapshots ?? 10_000);
 const EDGES = Number(values.edges ?? 30_000);
@@ -35,6 +43,12 @@ try {
   console.log(
     `seeded ${SNAPSHOTS} snapshots and ${EDGES} edges in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
   );
+  const key =
+    values.plan === undefined
+      ? db.key
+      : JSON.parse(
+          snapgraphCli(['keys', 'create', '--plan', values.plan, '--brain', db.brain_id, '--json'], db.databaseUrl),
+        ).key;
   const server = await startSnapgraph({ databaseUrl: db.databaseUrl });
   const browser = await launchBrowser();
   console.log(`load average at the start: ${await loadavg()}`);
@@ -59,7 +73,7 @@ try {
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['style'] });
     }`);
     await page.goto(server.base);
-    await page.getByLabel('API key').fill(db.key);
+    await page.getByLabel('API key').fill(key);
     const started = Date.now();
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('section[aria-label="Graph"][data-loaded="true"]').waitFor({ timeout: 300_000 });
