@@ -2290,7 +2290,10 @@ export interface operations {
     createSnapshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2584,7 +2587,10 @@ export interface operations {
     createEdge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2804,7 +2810,10 @@ export interface operations {
     createBrain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3020,7 +3029,12 @@ export interface operations {
     crystallizeText: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+                /** @description `respond-async` runs the request as a job: 202 with the job, and `Location: /v1/jobs/…`. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3155,7 +3169,10 @@ export interface operations {
     acceptCapture: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The capture’s id
@@ -3202,7 +3219,10 @@ export interface operations {
     rejectCapture: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The capture’s id
@@ -3255,7 +3275,12 @@ export interface operations {
     ingestKnowledge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+                /** @description `respond-async` runs the request as a job: 202 with the job, and `Location: /v1/jobs/…`. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3312,7 +3337,10 @@ export interface operations {
     searchKnowledge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3640,7 +3668,10 @@ export interface operations {
                 /** @description Import into this existing brain of yours, under new ids (as `snapgraph import --brain`); without it, the file’s brain is created in your account */
                 brain_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3738,7 +3769,10 @@ export interface operations {
     createMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3778,7 +3812,10 @@ export interface operations {
     rememberMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3818,7 +3855,10 @@ export interface operations {
     searchMemories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3984,7 +4024,10 @@ export interface operations {
     promoteMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The memory’s id
@@ -4046,7 +4089,10 @@ export interface operations {
     promoteMemoryAlias: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The memory’s id
@@ -4108,7 +4154,12 @@ export interface operations {
     ingestText: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable ASCII characters: the same key and body within 24 hours answers the first response again (status and body) without doing the work twice; the same key with another body is a 409. */
+                "Idempotency-Key"?: string;
+                /** @description `respond-async` runs the request as a job: 202 with the job, and `Location: /v1/jobs/…`. */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
