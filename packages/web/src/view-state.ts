@@ -19,7 +19,7 @@ const list = (value: string | null): string[] => (value ? value.split(',').filte
 /**
  * The values of a list the page knows, spelled as it does (`belief` is Belief); the others are
  * dropped. An unknown type ticks no box, so kept it would hide every snapshot behind a legend
- * that says none is ticked, with no box to untick (audit 5, finding 5).
+ * that says none is ticked, with no box to untick.
  */
 function known(values: string[], names: readonly string[]): string[] {
   const byLowerCase = new Map(names.map((name) => [name.toLowerCase(), name]));

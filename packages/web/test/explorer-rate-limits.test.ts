@@ -7,7 +7,7 @@ import { browserSkipReason, launchBrowser, type TestBrowser } from './helpers/br
 /**
  * The explorer under a key's rate limits, in Debian's Chromium against the real server with
  * limits on: a brain bigger than one page of every list opens within a few reads a minute, as a
- * Free key's brain of 10,000 snapshots must within its 60 (audit 5, finding 1).
+ * Free key's brain of 10,000 snapshots must within its 60.
  */
 const skip = browserSkipReason();
 

@@ -73,7 +73,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
  * loopback (HOST=0.0.0.0 and the machine's address) it sent the browser to fetch the page's
  * script and styles over https, and the page stayed blank. Never framed, as every other answer.
  */
-export function docsPolicy(header: string): string {
+function docsPolicy(header: string): string {
   return header
     .replace(/\s*upgrade-insecure-requests;?/, '')
     .replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'")

@@ -130,16 +130,17 @@ export class CandidateSearch {
     const things = namedThings([snapshot.name, snapshot.one_liner ?? '', snapshot.core].join(' . '));
     const namers = new Map<string, string>();
     if (things.length === 0) return namers;
-    const plain = (words: string[]) => words.filter((word) => parseQuery(word).terms.length > 0);
+    // The words that can be counted (stop words are not searched): a name is as rare as its rarest.
+    const counted = things.map((thing) => ({ thing, words: parseQuery(thing.words.join(' ')).terms }));
     // Counted to commonAt, as distinctiveQuery counts the same words: one count for both.
     const frequency = await this.domain.store.search.documentFrequencies(
       this.brainId,
-      [...new Set(things.flatMap((thing) => plain(thing.words)))],
+      [...new Set(counted.flatMap(({ words }) => words))],
       LINK_RULES.commonAt,
     );
     const heldElsewhere = stored ? 2 : 1;
-    const rarest = things
-      .map((thing) => ({ thing, n: Math.min(...plain(thing.words).map((word) => frequency.get(word) ?? 0)) }))
+    const rarest = counted
+      .map(({ thing, words }) => ({ thing, n: Math.min(...words.map((word) => frequency.get(word) ?? 0)) }))
       .filter(({ n }) => n >= heldElsewhere && n < LINK_RULES.sharedNameCommonAt)
       .sort((a, b) => a.n - b.n)
       .slice(0, LINK_RULES.sharedNamesSearched);

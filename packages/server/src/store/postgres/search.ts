@@ -160,8 +160,8 @@ export class PostgresSearchStore implements SearchStore {
   }
 
   async holdersOf(brainId: string, words: string[], cap: number): Promise<string[]> {
-    const [phrase] = tsqueryParts({ terms: [], prefixes: [], phrases: [words] });
-    if (phrase === undefined || words.length === 0) return [];
+    if (words.length === 0) return [];
+    const phrase = tsqueryParts({ terms: [], prefixes: [], phrases: [words] })[0] as string;
     return (await this.rows<{ id: string }>('searchHolders', [brainId, phrase, cap])).map((row) => row.id);
   }
 
