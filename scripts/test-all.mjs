@@ -25,7 +25,7 @@ function run(workspace) {
       const seconds = Math.round((Date.now() - started) / 1000);
       console.log(`\n=== ${workspace} ===\n`);
       process.stdout.write(output);
-      resolve({ workspace, code: code ?? 1, signal, seconds });
+      resolve({ workspace, code: code ?? 1, signal, seconds, output });
     });
   });
 }
@@ -35,6 +35,14 @@ const results = await Promise.all(SUITES.map(run));
 console.log('\n=== all suites ===\n');
 for (const r of results) {
   console.log(`${r.workspace}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds} s`);
+}
+// A failed suite's failures again, at the end, where a CI log that keeps only its tail shows
+// them: node's spec reporter lists them after "failing tests:"; otherwise the suite's last lines.
+for (const r of results.filter((r) => r.code !== 0)) {
+  const lines = r.output.split('\n');
+  const start = lines.findIndex((line) => line.includes('failing tests:'));
+  const failures = start >= 0 ? lines.slice(start, start + 200) : lines.slice(-60);
+  console.log(`\n=== ${r.workspace}: what failed ===\n\n${failures.join('\n')}`);
 }
 // exitCode, not exit(): every suite's output must reach the pipe or file before the end.
 process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;

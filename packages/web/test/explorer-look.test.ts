@@ -107,11 +107,24 @@ describe('web explorer: what a person sees', { skip }, () => {
     const { page, context } = await browser.newPage({ width: 1440, height: 900 });
     await signIn(page, key.key, `/?snapshot=${ids.sleep}`);
     await page.getByRole('region', { name: 'Snapshot' }).getByRole('heading', { name: 'Sleep first' }).waitFor();
-    await page.waitForTimeout(700); // the camera's flight to the neighbourhood
     const neighbours = SAMPLE_EDGES.filter(([s, t]) => s === 'sleep' || t === 'sleep').map(([s, t]) =>
       s === 'sleep' ? t : s,
     );
     assert.ok(neighbours.length >= 5);
+    // The camera flies to the neighbourhood before sigma labels it: wait for the flight to end
+    // (a fixed 700 ms was too short on a loaded machine), then assert on what was drawn.
+    const expected = JSON.stringify(['sleep', ...neighbours].map((handle) => ids[handle]));
+    await page
+      .waitForFunction(
+        `(() => {
+          const view = window.snapgraphExplorer.view();
+          const drawn = new Set(view.labels.drawn);
+          return ${expected}.every((id) => drawn.has(id));
+        })()`,
+        undefined,
+        { timeout: 15_000 },
+      )
+      .catch(() => undefined); // the assertions below say what is missing
     const state = (await page.evaluate(`(() => {
       const view = window.snapgraphExplorer.view();
       const labelled = [...view.renderer.getNodeDisplayedLabels()];
