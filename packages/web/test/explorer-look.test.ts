@@ -49,7 +49,7 @@ describe('web explorer: what a person sees', { skip }, () => {
     await page.goto(`${baseUrl}${path}`);
     await page.getByLabel('API key').fill(apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('section[aria-label="Graph"][data-loaded="true"]').waitFor({ timeout: 15_000 });
+    await page.locator('section[aria-label="Graph"][data-loaded="true"]').waitFor({ timeout: 60_000 });
   }
 
   test('the header shows the key field before sign-in, and the brain, reload and sign out after', async () => {
@@ -122,7 +122,7 @@ describe('web explorer: what a person sees', { skip }, () => {
           return ${expected}.every((id) => drawn.has(id));
         })()`,
         undefined,
-        { timeout: 15_000 },
+        { timeout: 60_000 },
       )
       .catch(() => undefined); // the assertions below say what is missing
     const state = (await page.evaluate(`(() => {
@@ -182,7 +182,7 @@ describe('web explorer: what a person sees', { skip }, () => {
     await page.getByLabel('Text to crystallize').fill(text);
     await page.getByRole('button', { name: 'Crystallize' }).click();
     await result.getByText(/^Added \d+ new snapshots? and \d+ automatic edges? from \d+ insights?/).waitFor({
-      timeout: 20_000,
+      timeout: 60_000,
     });
     const made = await result.getByRole('list', { name: 'Crystallized snapshots' }).getByRole('listitem').count();
     assert.ok(made > 0);
@@ -192,7 +192,7 @@ describe('web explorer: what a person sees', { skip }, () => {
     await page.getByRole('button', { name: 'Crystallize' }).click();
     const again = await result
       .getByText(/^Nothing new: (all \d+ insights were|the 1 insight was) already in this brain\./)
-      .textContent({ timeout: 20_000 });
+      .textContent({ timeout: 60_000 });
     assert.match(again ?? '', /Paste text with ideas the brain does not hold yet/);
     assert.deepEqual(await violations(), []);
     await context.close();

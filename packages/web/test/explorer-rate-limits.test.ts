@@ -64,7 +64,7 @@ describe('web explorer under rate limits', { skip }, () => {
     await page.getByLabel('API key').fill(key.key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const region = page.locator('section[aria-label="Graph"][data-loaded="true"]');
-    await region.waitFor({ timeout: 15_000 });
+    await region.waitFor({ timeout: 60_000 });
     assert.equal(await region.getAttribute('data-nodes'), String(SNAPSHOTS));
     assert.equal(await region.getAttribute('data-edges'), String(EDGES));
     const graphReads = asked.filter(

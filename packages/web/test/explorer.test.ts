@@ -74,7 +74,7 @@ describe('web explorer in Chromium', { skip }, () => {
     page.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
 
   async function graphLoaded(page: Page): Promise<void> {
-    await page.locator('section[aria-label="Graph"][data-loaded="true"]').waitFor({ timeout: 15_000 });
+    await page.locator('section[aria-label="Graph"][data-loaded="true"]').waitFor({ timeout: 60_000 });
   }
 
   test('/ serves the page with its caching headers', async () => {
@@ -246,7 +246,7 @@ describe('web explorer in Chromium', { skip }, () => {
     await page.getByRole('searchbox', { name: 'Search' }).fill('sleep');
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
     await page.getByRole('alert').filter({ hasText: 'waiting 1 s' }).waitFor();
-    await resultItem(page, 'Sleep first').waitFor({ timeout: 15_000 });
+    await resultItem(page, 'Sleep first').waitFor({ timeout: 60_000 });
     assert.equal(refused, 3);
     assert.equal(await page.getByRole('alert').filter({ hasText: 'Rate limited' }).count(), 0, 'the wait is over');
     await context.close();
@@ -355,7 +355,7 @@ describe('web explorer in Chromium', { skip }, () => {
           'Meetings after lunch drain my energy more than anything else.',
       );
     await page.getByRole('button', { name: 'Crystallize' }).click();
-    await page.getByText(/^Added \d+ new snapshots? and \d+ automatic edges?/).waitFor({ timeout: 20_000 });
+    await page.getByText(/^Added \d+ new snapshots? and \d+ automatic edges?/).waitFor({ timeout: 60_000 });
     await page
       .locator('#crystallize-result')
       .getByText(/^cry_\w+$/)
