@@ -377,6 +377,33 @@ export function toolBehaviour(client: () => Client) {
       whole.results.map((r: { id: string }) => r.id),
     );
     assert.ok(walked.length >= 3);
+    // context: the turns around each hit in its session, in the answer's short form.
+    const turns = ['Did the deploy go out?', 'It failed: the cache key bug again.', 'Then we roll back.'];
+    const said = [];
+    for (const [i, content] of turns.entries()) {
+      const at = `2026-03-0${i + 1}T10:00:00Z`;
+      said.push(
+        (
+          await call(client(), 'remember', {
+            content,
+            speaker: i % 2 ? 'Bo' : 'Ana',
+            session_id: 'standup',
+            occurred_at: at,
+          })
+        ).memory,
+      );
+    }
+    const inContext = await call(client(), 'recall', { query: 'cache key', session_id: 'standup', context: 1 });
+    assert.equal(inContext.results[0].id, said[1].id, JSON.stringify(inContext));
+    assert.deepEqual(
+      inContext.results[0].context.map((t: { id: string }) => t.id),
+      [said[0].id, said[2].id],
+    );
+    assert.deepEqual(Object.keys(inContext.results[0].context[0]).sort(), ['excerpt', 'id', 'occurred_at', 'speaker']);
+    assert.equal(inContext.results[0].context[0].excerpt, 'Did the deploy go out?');
+    const tooWide = await callFailing(client(), 'recall', { query: 'cache', context: 6 });
+    assert.match(tooWide.text, /context/);
+
     const openedMemory = (await call(client(), 'open_memory', { id: hit.id })).memory;
     assert.deepEqual(openedMemory, kept);
 

@@ -12,7 +12,8 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
       title: 'Recall memories',
       description:
         'Find memories (facts, decisions, preferences… kept with remember) by words, best first. ' +
-        'Returns ids, types, speakers, when each happened and its session, the start of each memory, the snapshot it was promoted to (if any) and its score, with next_cursor when more results exist (the best 100 can be paged). For beliefs and principles use search_snapshots.',
+        'Returns ids, types, speakers, when each happened and its session, the start of each memory, the snapshot it was promoted to (if any) and its score, with next_cursor when more results exist (the best 100 can be paged). ' +
+        'With context, each result also carries the memories just before and after it in its session, to read a hit in its conversation. For beliefs and principles use search_snapshots.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('What to look for'),
         memory_type: MemoryType.optional(),
@@ -20,17 +21,34 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
         session_id: z.string().min(1).max(200).optional().describe('Only memories of this session'),
         since: z.string().max(64).optional().describe('Only memories that occurred at or after this ISO 8601 time'),
         until: z.string().max(64).optional().describe('Only memories that occurred at or before this ISO 8601 time'),
+        context: z
+          .number()
+          .int()
+          .min(0)
+          .max(5)
+          .optional()
+          .describe('Also give each result up to this many memories before and after it in its session (0–5)'),
         brain_id: BrainId('Brain to search'),
         limit: PageSize(10, 50),
         cursor: Cursor,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, memory_type, speaker, session_id, since, until, brain_id, limit, cursor }, extra) =>
+    ({ query, memory_type, speaker, session_id, since, until, context, brain_id, limit, cursor }, extra) =>
       run(async () => {
         const offset = offsetFrom(cursor, 'recall');
         const found = await client.memories.search(
-          { query, memory_type, speaker, session_id, since, until, brain_id, limit: rankedFetch(offset, limit) },
+          {
+            query,
+            memory_type,
+            speaker,
+            session_id,
+            since,
+            until,
+            ...(context ? { context } : {}),
+            brain_id,
+            limit: rankedFetch(offset, limit),
+          },
           { signal: extra.signal },
         );
         const page = found.data.slice(offset, offset + limit);
@@ -47,6 +65,17 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
             tags: m.tags,
             promoted_to: m.promoted_to,
             score: Number(m.similarity),
+            // Bounded as every list here is: who said what and when, the full memory by open_memory.
+            ...(context
+              ? {
+                  context: (m.context ?? []).map((turn) => ({
+                    id: turn.id,
+                    speaker: turn.speaker,
+                    occurred_at: turn.occurred_at,
+                    excerpt: firstLine(turn.content),
+                  })),
+                }
+              : {}),
           })),
           next_cursor: nextCursor(offset, page.length, found.count, RANKED_WINDOW),
         };
