@@ -2249,6 +2249,11 @@ export interface operations {
             query?: {
                 /** @description Belief, Model, Rule, Conviction or Principle */
                 type?: components["schemas"]["SnapshotType"];
+                /**
+                 * @description Only snapshots with this tag (trimmed, as stored tags are)
+                 * @example habits
+                 */
+                tag?: string;
                 /** @description Brain to list; default: the key's brain */
                 brain_id?: string;
                 /** @description Page size, 1 to 100 (default 50) */

@@ -180,6 +180,7 @@ export function getSnapshotJson(domain: Domain, principal: Principal, id: string
 export interface SnapshotListQuery extends PageRequest {
   brain_id?: string | undefined;
   type?: SnapshotType | undefined;
+  tag?: string | undefined;
 }
 
 export async function listSnapshots(
@@ -189,7 +190,8 @@ export async function listSnapshots(
 ): Promise<ListPage<JsonRow>> {
   const page = pageQuery(query, 'snap');
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
-  const found = await domain.store.listSnapshots({ brainId, type: query.type, ...page });
+  // Stored tags are trimmed, so the filter is too, as search's is.
+  const found = await domain.store.listSnapshots({ brainId, type: query.type, tag: query.tag?.trim(), ...page });
   return { ...pageResult(found.rows, query.limit), total: found.total };
 }
 

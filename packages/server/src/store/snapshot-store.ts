@@ -4,6 +4,8 @@ import type { MaybePromise } from '../maybe.js';
 export interface SnapshotQuery extends Page {
   brainId: string;
   type?: SnapshotType | undefined;
+  /** Only snapshots carrying exactly this tag. */
+  tag?: string | undefined;
 }
 
 /** Snapshots, read as rows or as the API's JSON text. */

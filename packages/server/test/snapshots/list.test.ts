@@ -282,3 +282,87 @@ describe('GET /v1/snapshots: brains', () => {
     assert.deepEqual(foreignBrain.body.error, unknown.body.error);
   });
 });
+
+describe('GET /v1/snapshots: tag filter', () => {
+  let api: TestApi;
+  let key: TestKey;
+  let other: TestKey;
+  let secondBrain: string;
+  const made: Record<string, Snap> = {};
+  before(async () => {
+    api = await startTestApi();
+    key = await newKey(api);
+    other = await newKey(api);
+    secondBrain = await createBrain(api, key, 'Side');
+    const make = (handle: string, body: Snap, k: TestKey = key) =>
+      createSnapshot(api, k, { name: handle, core: 'c', ...body }).then((s) => (made[handle] = s));
+    await make('deep', { tags: ['deep work', 'focus'] });
+    await make('reversed', { tags: ['work', 'deep'] }); // the words of "deep work", not the tag
+    await make('longer', { tags: ['deep work habits'] });
+    await make('model', { tags: ['deep work'], type: 'Model' });
+    await make('plus', { tags: ['c++'] });
+    await make('symbols', { tags: ['++'] });
+    await make('untagged', {});
+    await make('side', { tags: ['deep work'], brain_id: secondBrain });
+    await make('foreign', { tags: ['deep work'] }, other);
+  });
+  after(() => api.close());
+
+  const tagged = (query: string) => list(api, key, `?${query}`);
+
+  it('lists only the snapshots carrying exactly that tag, newest first, counting them all', async () => {
+    const page = await tagged('tag=deep%20work');
+    assert.deepEqual(ids(page.data), [made.model!.id, made.deep!.id]);
+    assert.equal(page.count, 2);
+    assert.deepEqual(page.data[1], made.deep, 'full snapshot objects');
+  });
+
+  it('is trimmed, as stored tags are, and matches case exactly as stored', async () => {
+    assert.deepEqual(ids((await tagged('tag=%20deep%20work%20')).data), [made.model!.id, made.deep!.id]);
+    assert.deepEqual(await tagged('tag=Deep%20Work'), { data: [], count: 0 });
+  });
+
+  it('combines with type, limit, offset and cursor', async () => {
+    assert.deepEqual(ids((await tagged('tag=deep%20work&type=Model')).data), [made.model!.id]);
+    const second = await tagged('tag=deep%20work&limit=1&offset=1');
+    assert.deepEqual(ids(second.data), [made.deep!.id]);
+    assert.equal(second.count, 2);
+    const first = await api.request('GET', '/v1/snapshots?tag=deep%20work&limit=1&cursor=', { key });
+    assert.deepEqual(ids(first.body.data), [made.model!.id]);
+    const next = await api.request(
+      'GET',
+      `/v1/snapshots?tag=deep%20work&limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      { key },
+    );
+    assert.deepEqual(ids(next.body.data), [made.deep!.id]);
+    assert.equal(next.body.next_cursor, null);
+  });
+
+  it('a tag of symbols alone, or with letters, is matched exactly too', async () => {
+    assert.deepEqual(ids((await tagged('tag=%2B%2B')).data), [made.symbols!.id]);
+    assert.deepEqual(ids((await tagged('tag=c%2B%2B')).data), [made.plus!.id]);
+  });
+
+  it("keeps to the brain asked for and never shows another account's snapshots", async () => {
+    assert.deepEqual(ids((await list(api, key, `?tag=deep%20work&brain_id=${secondBrain}`)).data), [made.side!.id]);
+    assert.deepEqual(ids((await list(api, other, '?tag=deep%20work')).data), [made.foreign!.id]);
+  });
+
+  it('follows updates and deletes', async () => {
+    const res = await api.request('PUT', `/v1/snapshots/${made.reversed!.id}`, { key, body: { tags: ['deep work'] } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await tagged('tag=deep%20work')).count, 3);
+    assert.equal((await api.request('DELETE', `/v1/snapshots/${made.reversed!.id}`, { key })).status, 200);
+    assert.equal((await tagged('tag=deep%20work')).count, 2);
+  });
+
+  for (const [query, label] of [
+    ['tag=', 'empty'],
+    ['tag=%20%20', 'blank'],
+    [`tag=${'t'.repeat(65)}`, 'of 65 characters'],
+  ] as const) {
+    it(`a tag ${label} is 400 BAD_REQUEST naming tag`, async () => {
+      assertError(await api.request('GET', `/v1/snapshots?${query}`, { key }), 400, 'BAD_REQUEST', 'tag');
+    });
+  }
+});

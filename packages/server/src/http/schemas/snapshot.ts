@@ -153,6 +153,7 @@ export const SnapshotSchema = Type.Object(
 
 export const SnapshotListQuery = Type.Object({
   type: Type.Optional(SnapshotTypeSchema),
+  tag: Type.Optional(TrimmedText(1, 64, 'Only snapshots with this tag (trimmed, as stored tags are)', ['habits'])),
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to list; default: the key's brain" })),
   limit: PageLimit(100),
   offset: PageOffset,

@@ -13,6 +13,9 @@ const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
 const snapshotUpdateColumns = SNAPSHOT_COLUMNS.filter((c) => c !== 'id');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';
 
+const TAGGED = `brain_id = $1 AND ($2::text IS NULL OR type = $2)
+    AND EXISTS (SELECT 1 FROM json_array_elements_text(tags) t WHERE t = $3)`;
+
 const SQL = {
   insertSnapshot: `INSERT INTO snapshots (${snapshotInsertColumns.join(', ')})
     VALUES (${snapshotInsertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
@@ -25,6 +28,11 @@ const SQL = {
   listSnapshotsOfTypeAfter: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND type = $2 AND (created_at, id) < ($3, $4) ${newestFirst} LIMIT $5`,
   listSnapshotsOfType: `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = $1 AND type = $2 ${newestFirst} LIMIT $3 OFFSET $4`,
   countSnapshotsOfType: 'SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND type = $2',
+  // A tag: the brain's snapshots (of the type, if one is asked for) checked for the exact tag.
+  // $1 brain, $2 type or null, $3 tag, $4/$5 the cursor's position or nulls, $6 limit, $7 offset.
+  listTagged: `SELECT ${snapshotJsonRow} FROM snapshots WHERE ${TAGGED}
+    AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text)) ${newestFirst} LIMIT $6 OFFSET $7`,
+  countTagged: `SELECT count(*)::int AS n FROM snapshots WHERE ${TAGGED}`,
   updateSnapshot: `UPDATE snapshots SET ${snapshotUpdateColumns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
     WHERE id = $1 AND account_id = $2`,
   deleteSnapshot: 'DELETE FROM snapshots WHERE id = $1 AND account_id = $2',
@@ -55,6 +63,14 @@ export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implem
   async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
     // One query for the page and one for the count, whatever the page size; run side by side.
     const after = q.after;
+    if (q.tag !== undefined) {
+      const filter = [q.brainId, q.type ?? null, q.tag];
+      const [rows, total] = await Promise.all([
+        this.rows<JsonRow>('listTagged', [...filter, after?.created_at ?? null, after?.id ?? null, q.limit, q.offset]),
+        this.count('countTagged', filter),
+      ]);
+      return { rows, total };
+    }
     const page =
       q.type === undefined
         ? after

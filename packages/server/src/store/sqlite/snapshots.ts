@@ -6,9 +6,20 @@ import type { SqliteDatabase } from './open-database.js';
 import { COUNT_OF_KIND, NEWEST_FIRST as newestFirst, preparers } from './prepared.js';
 import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { snapshotJson } from './snapshot-json.js';
+import { quoted } from './fts-search.js';
 import { translateSqliteError } from './sqlite-errors.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
+/**
+ * A list filtered by a tag reads the snapshots whose full-text tags column holds the tag's words
+ * (an FTS5 phrase, so the cost follows the matches, not the brain) and checks the exact tag on
+ * each. A tag without letters or digits has no words to look up: its brain is walked instead.
+ */
+const TAGGED_BY_INDEX = `id IN (SELECT r.snapshot_id FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
+    WHERE snapshot_search MATCH @match AND r.brain_id = @brain_id AND (@type IS NULL OR r.type = @type))`;
+const TAGGED_BY_SCAN = 'brain_id = @brain_id AND (@type IS NULL OR type = @type)';
+const HAS_TAG = 'EXISTS (SELECT 1 FROM json_each(snapshots.tags) WHERE json_each.value = @tag)';
+const AFTER = '(@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))';
 const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
 const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
 
@@ -45,6 +56,20 @@ export class SqliteSnapshotStore implements SnapshotStore {
       listSnapshotsOfType: prepared<[string, string, number, number], JsonRow>(
         `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
+      listTaggedByIndex: prepared<Record<string, unknown>, JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE ${TAGGED_BY_INDEX} AND ${HAS_TAG} AND ${AFTER}
+         ${newestFirst} LIMIT @limit OFFSET @offset`,
+      ),
+      countTaggedByIndex: prepared<Record<string, unknown>, { n: number }>(
+        `SELECT count(*) AS n FROM snapshots WHERE ${TAGGED_BY_INDEX} AND ${HAS_TAG}`,
+      ),
+      listTaggedByScan: prepared<Record<string, unknown>, JsonRow>(
+        `SELECT ${snapshotJsonRow} FROM snapshots WHERE ${TAGGED_BY_SCAN} AND ${HAS_TAG} AND ${AFTER}
+         ${newestFirst} LIMIT @limit OFFSET @offset`,
+      ),
+      countTaggedByScan: prepared<Record<string, unknown>, { n: number }>(
+        `SELECT count(*) AS n FROM snapshots WHERE ${TAGGED_BY_SCAN} AND ${HAS_TAG}`,
+      ),
       updateSnapshot: prepared<Record<string, unknown>, never>(
         `UPDATE snapshots SET ${SNAPSHOT_COLUMNS.filter((c) => c !== 'id')
           .map((c) => `${c} = @${c}`)
@@ -75,6 +100,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
   }
 
   async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
+    if (q.tag !== undefined) return this.listTagged(q, q.tag);
     // Rows and count in one read transaction, so `count` describes the same state as the page.
     return this.db.transaction(() => {
       const after = q.after;
@@ -88,6 +114,29 @@ export class SqliteSnapshotStore implements SnapshotStore {
       const total = this.stmt.countOfKind().get(q.brainId, q.type === undefined ? 'snapshots' : `snapshots:${q.type}`);
       return { rows, total: total?.n ?? 0 };
     })();
+  }
+
+  private listTagged(q: SnapshotQuery, tag: string): PageOf<JsonRow> {
+    const words = tag.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+    const filter = {
+      brain_id: q.brainId,
+      type: q.type ?? null,
+      tag,
+      ...(words ? { match: `tags : ${quoted(words)}` } : {}),
+    };
+    const [list, count] = words
+      ? [this.stmt.listTaggedByIndex(), this.stmt.countTaggedByIndex()]
+      : [this.stmt.listTaggedByScan(), this.stmt.countTaggedByScan()];
+    const page = {
+      after_at: q.after?.created_at ?? null,
+      after_id: q.after?.id ?? null,
+      limit: q.limit,
+      offset: q.offset,
+    };
+    return this.db.transaction(() => ({
+      rows: list.all({ ...filter, ...page }),
+      total: count.get(filter)?.n ?? 0,
+    }))();
   }
 
   updateSnapshot(
