@@ -128,6 +128,27 @@ describe('POST /v1/crystallize with the built-in extractor', () => {
     assert.deepEqual(await brainCounts(brainId), before);
   });
 
+  it('two runs of the same text at the same moment create its snapshots once', async () => {
+    const brainId = await newBrain();
+    const [a, b] = await Promise.all([
+      run({ text: NOTES, brain_id: brainId }),
+      run({ text: `  ${NOTES}\n`, brain_id: brainId }), // the same text once trimmed
+    ]);
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+    assert.equal(b.status, 201, JSON.stringify(b.body));
+    const counts = [a.body.data.count, b.body.data.count].sort();
+    assert.equal(counts[0], 0, 'one of them found everything already held');
+    assert.ok(counts[1] >= 1);
+    assert.equal((await brainCounts(brainId)).snapshots, counts[1]);
+    // Into another brain at the same moment, the same text is not held up, nor held back.
+    const [c, d] = await Promise.all([
+      run({ text: NOTES, brain_id: await newBrain() }),
+      run({ text: NOTES, brain_id: await newBrain() }),
+    ]);
+    assert.equal(c.body.data.count, counts[1]);
+    assert.equal(d.body.data.count, counts[1]);
+  });
+
   it('links new snapshots to what the brain already holds, unless auto_link is false', async () => {
     const text =
       'The arctic fox grows a thick white winter coat for camouflage in the snow. ' +

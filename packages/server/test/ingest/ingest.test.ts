@@ -105,6 +105,20 @@ describe('POST /v1/ingest', () => {
     assert.equal((await counts(brainId)).memories, memories.length);
   });
 
+  it('two ingests of the same content at the same moment make its snapshots once', async () => {
+    const brainId = await newBrain();
+    const [a, b] = await Promise.all([
+      ingest({ content: CONTENT, brain_id: brainId }),
+      ingest({ content: CONTENT, brain_id: brainId }),
+    ]);
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+    assert.equal(b.status, 201, JSON.stringify(b.body));
+    const made = [a.body.data.snapshots.length, b.body.data.snapshots.length].sort();
+    assert.equal(made[0], 0, JSON.stringify(made));
+    assert.ok(made[1] >= 1);
+    assert.equal((await counts(brainId)).snapshots, made[1]);
+  });
+
   it('source_type url still needs content, and nothing is fetched', async () => {
     const missing = await ingest({ source_type: 'url', title: 'https://example.com/fox' });
     assert.equal(missing.status, 400);

@@ -24,6 +24,7 @@ import { noEdgeReason } from './edges-meta.js';
 import { newSnapshot } from '../snapshots.js';
 import { extractInsights } from './extract.js';
 import { cleanProposal } from './proposal.js';
+import { inTurnWithSameText } from './same-text-runs.js';
 import { dropKnown, dropPending } from './synthesize.js';
 
 export { cleanProposal, clip, type RawProposal } from './proposal.js';
@@ -78,7 +79,21 @@ export async function crystallize(
   const started = performance.now();
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const text = input.text.trim();
+  return inTurnWithSameText(brainId, text, () =>
+    crystallizeInto(domain, principal, brainId, text, input, options, started),
+  );
+}
 
+/** A run of crystallize (above) into its brain, with the text trimmed. */
+async function crystallizeInto(
+  domain: Domain,
+  principal: Principal,
+  brainId: string,
+  text: string,
+  input: CrystallizeInput,
+  options: WorkOptions,
+  started: number,
+): Promise<CrystallizeResult> {
   // One search of the brain per insight, for the near-duplicate check and the linker both.
   const search = new CandidateSearch(domain, brainId);
   const found = await proposeFromText(domain, brainId, text, { ...options, search });

@@ -13,6 +13,7 @@ import type { JobOutput } from '../../store/job-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { clip, jobWrite, proposeFromText, type WorkOptions } from '../crystallize/index.js';
+import { inTurnWithSameText } from '../crystallize/same-text-runs.js';
 import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS } from '../memories/index.js';
@@ -61,6 +62,18 @@ export async function ingest(
   if (options.job?.written) return withEdges(options.job.written as JobOutput<IngestResult>);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const content = input.content.trim();
+  return inTurnWithSameText(brainId, content, () => ingestInto(domain, principal, brainId, content, input, options));
+}
+
+/** A run of ingest (above) into its brain, with the content trimmed. */
+async function ingestInto(
+  domain: Domain,
+  principal: Principal,
+  brainId: string,
+  content: string,
+  input: IngestInput,
+  options: WorkOptions,
+): Promise<IngestResult> {
   const title = input.title?.trim() || null;
   const sourceType = input.source_type ?? 'manual';
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()))];
