@@ -4,7 +4,7 @@
  */
 export class SnapgraphError extends Error {
   override readonly name = 'SnapgraphError';
-  /** The HTTP status, e.g. 404. */
+  /** The HTTP status, e.g. 404; 0 when no answer came (`NETWORK_ERROR`). */
   readonly status: number;
   /** The service's error code, e.g. `NOT_FOUND`; `HTTP_<status>` when the body was not ours (a proxy's page). */
   readonly code: string;
@@ -25,8 +25,9 @@ export class SnapgraphError extends Error {
     lines?: { line: number; reason: string }[] | undefined;
     requestId?: string | undefined;
     retryAfter?: number | undefined;
+    cause?: unknown;
   }) {
-    super(init.message);
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
@@ -34,6 +35,30 @@ export class SnapgraphError extends Error {
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
   }
+}
+
+/**
+ * No answer at all: the service was not reached, or the connection broke before its answer was
+ * read (fetch's TypeError, kept as `cause`). Status 0, code `NETWORK_ERROR`, so that one class
+ * stands for every failure of a call. Whether the request had any effect is unknown.
+ */
+export function networkError(baseUrl: string, err: unknown): SnapgraphError {
+  // fetch says only "fetch failed"; its cause says why (ECONNREFUSED, "bad port", …).
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const why =
+    typeof cause?.code === 'string'
+      ? cause.code
+      : typeof cause?.message === 'string'
+        ? cause.message
+        : err instanceof Error
+          ? err.message
+          : String(err);
+  return new SnapgraphError({
+    status: 0,
+    code: 'NETWORK_ERROR',
+    message: `the service at ${baseUrl} could not be reached (${why})`,
+    cause: err,
+  });
 }
 
 interface ErrorBody {

@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY, delayBeforeRetry, retryAfterMs, type RetryOptions } from './backoff.js';
-import { errorFromResponse } from './errors.js';
+import { errorFromResponse, networkError } from './errors.js';
 import { SearchCache, type SearchCacheOptions } from './search-cache.js';
 import { realSleep, type Sleep } from './sleep.js';
 import type { JobCapableOptions } from './types.js';
@@ -117,7 +117,18 @@ export class Transport {
   }
 
   private async send<T>(url: string, req: TransportRequest): Promise<T> {
-    return (await readBody(await this.fetchAnswer(url, req, 'application/json'))) as T;
+    const response = await this.fetchAnswer(url, req, 'application/json');
+    return (await this.reached(() => readBody(response), req.signal)) as T;
+  }
+
+  /** Network work whose failure (not an abort) becomes a SnapgraphError `NETWORK_ERROR`. */
+  private async reached<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (signal?.aborted || (err as Error | undefined)?.name === 'AbortError') throw err;
+      throw networkError(this.baseUrl, err);
+    }
   }
 
   /** Sends the request, waits out 429s as design §5.8 says, and throws any other error as SnapgraphError. */
@@ -145,7 +156,7 @@ export class Transport {
 
     for (let retry = 0; ; retry++) {
       req.signal?.throwIfAborted();
-      const response = await this.fetchImpl(url, init);
+      const response = await this.reached(() => this.fetchImpl(url, init), req.signal);
       const retryAfter = retryAfterMs(response.headers.get('retry-after'), this.now());
       if (response.status === 429 && retry < this.retry.maxRetries) {
         // A refused request consumed nothing (design §5.4), so even a POST is safe to send again.
@@ -155,7 +166,8 @@ export class Transport {
       }
       if (response.ok || req.acceptStatuses?.includes(response.status)) return response;
       const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1_000);
-      throw errorFromResponse(response.status, await readBody(response), response.headers, seconds);
+      const body = await this.reached(() => readBody(response), req.signal);
+      throw errorFromResponse(response.status, body, response.headers, seconds);
     }
   }
 }

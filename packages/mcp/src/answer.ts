@@ -14,7 +14,7 @@ export function answer(value: Record<string, unknown>): CallToolResult {
  * can correct its call: our error code and message first, then the details that say what to fix.
  */
 export function toolError(err: unknown): CallToolResult {
-  if (err instanceof SnapgraphError) {
+  if (err instanceof SnapgraphError && err.code !== 'NETWORK_ERROR') {
     const error = {
       code: err.code,
       status: err.status,
@@ -31,10 +31,12 @@ export function toolError(err: unknown): CallToolResult {
       structuredContent: { error },
     };
   }
+  // No answer came (the client's NETWORK_ERROR, whose message names the address and the cause).
   const message = err instanceof Error ? err.message : String(err);
+  const text = err instanceof SnapgraphError ? message : `the Snapgraph service could not be reached (${message})`;
   return {
     isError: true,
-    content: [{ type: 'text', text: `UNAVAILABLE: the Snapgraph service could not be reached (${message})` }],
+    content: [{ type: 'text', text: `UNAVAILABLE: ${text}` }],
     structuredContent: { error: { code: 'UNAVAILABLE', message } },
   };
 }

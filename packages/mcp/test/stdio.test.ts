@@ -24,7 +24,11 @@ describe('snapgraph-mcp over stdio, driven by the SDK client', () => {
     const offline = await connectStdio('http://127.0.0.1:9', 'sg_unused');
     const result = await offline.callTool({ name: 'open_snapshot', arguments: { id: 'snap_x' } });
     assert.equal(result.isError, true);
-    assert.match(JSON.stringify(result.content), /UNAVAILABLE/);
+    assert.match(
+      JSON.stringify(result.content),
+      /UNAVAILABLE: the service at http:\/\/127\.0\.0\.1:9 could not be reached \(bad port\)/,
+    );
+    assert.equal((result.structuredContent as { error: { code: string } }).error.code, 'UNAVAILABLE');
     await offline.close();
   });
 

@@ -56,6 +56,7 @@ function retryAfterSeconds(header: string | null): number {
 /** One sentence for any failure of a call. */
 export function describeError(err: unknown): string {
   if (err instanceof SnapgraphError) {
+    if (err.code === 'NETWORK_ERROR') return 'The server is not answering. Is it running? Start it with: npm start';
     if (err.status === 401)
       return 'That API key was not accepted (401). Check it, or create one with: npx snapgraph keys create --plan free';
     if (err.status === 403) return `This key may not do that (403): ${err.message}`;
@@ -67,7 +68,6 @@ export function describeError(err: unknown): string {
     if (err.status >= 500) return `The server had a problem (${err.status}): ${err.message}`;
     return `${err.message} (${err.status})`;
   }
-  if (err instanceof TypeError) return 'The server is not answering. Is it running? Start it with: npm start';
   if (err instanceof DOMException && err.name === 'AbortError') return 'Cancelled.';
   return err instanceof Error ? err.message : String(err);
 }
