@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -9,7 +9,9 @@ import pg from 'pg';
 import { syntheticBrainId, writeSyntheticExport } from '../../../../bench/lib/export-file.mjs';
 import { postgresAdminUrl, postgresReachable, testBackend } from '../helpers/database.js';
 import {
+  assertOneLineExit,
   BIN,
+  childEnv,
   createKeyViaCli,
   suiteWorkspaces,
   runCli,
@@ -69,6 +71,40 @@ describe('snapgraph export and import (CLI)', () => {
     assert.equal(graphml.code, 0, graphml.stderr);
     assert.equal(graphml.stdout.match(/<node /g)?.length, 500);
     assert.equal(graphml.stdout.match(/<edge /g)?.length, 1500);
+  });
+
+  it('export: --out a folder, or in a folder that does not exist, is a usage error; a reader that stops early ends it quietly', async () => {
+    const workspace = await fresh('transfer-out');
+    const file = join(workspace.dir, 'brain.jsonl');
+    await writeSyntheticExport(file, { snapshots: 500 });
+    assert.equal((await runCli(workspace.databasePath, ['import', file])).code, 0);
+    const exportTo = (out: string) =>
+      runCli(workspace.databasePath, ['export', '--brain', syntheticBrainId, '--out', out]);
+    assertOneLineExit(
+      await exportTo(workspace.dir),
+      2,
+      /^snapgraph: --out .* is a folder: give the file to write, such as .*brain\.jsonl$/,
+    );
+    assertOneLineExit(
+      await exportTo(join(workspace.dir, 'nope', 'x.jsonl')),
+      2,
+      /^snapgraph: --out .*: the folder .*nope does not exist$/,
+    );
+    assert.ok(!existsSync(`${workspace.dir}.partial`), 'nothing written beside the folder');
+
+    // `snapgraph export … | head -1`: the reader closes the pipe after the first chunk of a
+    // file far larger than the pipe holds.
+    const child = spawn(process.execPath, [BIN, 'export', '--brain', syntheticBrainId], {
+      cwd: SERVER_ROOT,
+      env: childEnv(workspace.databasePath),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.ok(!/EPIPE|snapgraph:/.test(stderr), stderr);
   });
 
   it('a file with bad lines: each reported as file:line: reason, exit 1, nothing imported', async () => {

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, renameSync, rmSync, createWriteStream } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync, createWriteStream } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -34,11 +35,17 @@ export async function exportCommand(args: string[], _io: CliIo): Promise<void> {
   const format = values.format as ExportFormat;
   if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be jsonl or graphml\n${EXPORT_USAGE}`);
   const named = values.brain;
+  if (values.out !== undefined) checkOut(values.out);
   await withDomain(async (domain) => {
     const brainId = (await findCliBrain(domain, named)).id;
     const text = Readable.from(exportBrain(domain, brainId, format));
     if (values.out === undefined) {
-      await pipeline(text, process.stdout, { end: false });
+      try {
+        await pipeline(text, process.stdout, { end: false });
+      } catch (err) {
+        // The reader stopped early (`| head`): it has what it wanted, as with any Unix tool.
+        if ((err as NodeJS.ErrnoException).code !== 'EPIPE') throw err;
+      }
       return;
     }
     const partial = `${values.out}.partial`;
@@ -50,6 +57,17 @@ export async function exportCommand(args: string[], _io: CliIo): Promise<void> {
       throw err;
     }
   });
+}
+
+/** --out names a file to write in a folder that exists: said before any work, as a usage error. */
+function checkOut(out: string): void {
+  if (existsSync(out) && statSync(out).isDirectory()) {
+    throw new UsageError(`--out ${out} is a folder: give the file to write, such as ${join(out, 'brain.jsonl')}`);
+  }
+  const folder = dirname(resolve(out));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new UsageError(`--out ${out}: the folder ${folder} does not exist`);
+  }
 }
 
 /** `snapgraph import`: exit code 1 when the file has bad lines (each one reported on stderr). */

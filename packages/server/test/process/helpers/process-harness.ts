@@ -108,7 +108,7 @@ export async function waitFor(
   }
 }
 
-function childEnv(databasePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function childEnv(databasePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databasePath, HOST, ...extra };
   env.LOG_LEVEL = extra.LOG_LEVEL ?? 'silent';
   if (!extra.REDIS_URL) delete env.REDIS_URL;
