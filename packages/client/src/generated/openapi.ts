@@ -3721,7 +3721,10 @@ export interface operations {
                 memory_type?: "fact" | "decision" | "insight" | "story" | "framework" | "preference" | "event";
                 /** @description Only memories of this speaker */
                 speaker?: string;
-                /** @description Only memories with this tag (trimmed, as stored tags are) */
+                /**
+                 * @description Only memories with this tag (trimmed, as stored tags are)
+                 * @example habits
+                 */
                 tag?: string;
                 /** @description The conversation, meeting or episode it belongs to, 1 to 200 characters */
                 session_id?: string;

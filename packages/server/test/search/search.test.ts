@@ -286,6 +286,13 @@ describe('GET /v1/snapshots/search', () => {
     assert.equal(blank.status, 400);
     assert.equal(blank.body.error.details.field, 'tag');
     assert.deepEqual(ids(await search('q=heron')), [], "the key's default brain holds none of them");
+    // Tags a tokenizer of our own would split unlike the index (a decomposed accent), or that
+    // hold no letters or digits at all, are found as stored.
+    for (const tag of ['nai\u0308ve', '++']) {
+      const tagged = await create({ name: 'Heron notes', core: 'The heron waits', tags: [tag], brain_id: brain.id });
+      const found = await search(`q=heron&brain_id=${brain.id}&tag=${encodeURIComponent(tag)}`);
+      assert.deepEqual(ids(found), [tagged.id], tag);
+    }
   });
 
   /**

@@ -1,4 +1,5 @@
 import { Type, type TObject, type TSchema } from 'typebox';
+import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
 import { TRIMMED_LENGTH } from '../validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -16,6 +17,12 @@ export const TrimmedText = (min: number, max: number, description: string, examp
     description,
     ...(examples ? { examples } : {}),
   });
+
+/** The `tag` filter of a list or a search: one tag, matched as stored (`what`: "snapshots"…). */
+export const TagFilter = (what: string) =>
+  Type.Optional(
+    TrimmedText(1, SNAPSHOT_LIMITS.tag, `Only ${what} with this tag (trimmed, as stored tags are)`, ['habits']),
+  );
 
 /**
  * A query parameter a client may leave out: optional in the document, and always there after

@@ -11,6 +11,7 @@ import {
   SearchBodyLimit,
   TextSearchResults,
   Timestamp,
+  TagFilter,
   TrimmedText,
   Unit,
 } from './common.js';
@@ -127,7 +128,7 @@ export const MemoryListQuery = Type.Object({
   speaker: Type.Optional(
     Type.String({ maxLength: MEMORY_LIMITS.speaker, description: 'Only memories of this speaker' }),
   ),
-  tag: Type.Optional(TrimmedText(1, 64, 'Only memories with this tag (trimmed, as stored tags are)')),
+  tag: TagFilter('memories'),
   session_id: Type.Optional(SessionId),
   since: Type.Optional(Since),
   until: Type.Optional(Until),

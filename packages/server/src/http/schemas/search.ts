@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { EdgeTypeSchema } from './edge.js';
-import { Defaulted, Nullable, PageLimit, PageOffset, TrimmedText } from './common.js';
+import { Defaulted, Nullable, PageLimit, PageOffset, TagFilter, TrimmedText } from './common.js';
 import { SNAPSHOT_EXAMPLE } from './examples.js';
 import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
 
@@ -19,7 +19,7 @@ export const SearchQuery = Type.Object({
   offset: PageOffset,
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to search; default: the key's brain" })),
   type: Type.Optional(SnapshotTypeSchema),
-  tag: Type.Optional(TrimmedText(1, 64, 'Only snapshots with this tag (trimmed, as stored tags are)', ['habits'])),
+  tag: TagFilter('snapshots'),
   graph: Flag('Let edges influence the ranking (default true); false ranks the same matches by text alone', true),
   explain: Flag("Add each result's score parts and the edges that moved it (default false)", false),
 });

@@ -11,6 +11,7 @@ import {
   PageOffset,
   ReadOnly,
   Timestamp,
+  TagFilter,
   TrimmedText,
   Unit,
 } from './common.js';
@@ -153,7 +154,7 @@ export const SnapshotSchema = Type.Object(
 
 export const SnapshotListQuery = Type.Object({
   type: Type.Optional(SnapshotTypeSchema),
-  tag: Type.Optional(TrimmedText(1, 64, 'Only snapshots with this tag (trimmed, as stored tags are)', ['habits'])),
+  tag: TagFilter('snapshots'),
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to list; default: the key's brain" })),
   limit: PageLimit(100),
   offset: PageOffset,

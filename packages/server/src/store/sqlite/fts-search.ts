@@ -46,9 +46,21 @@ export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | 
   if (parts.size === 0) return undefined;
   const words = `(${[...parts].join(' OR ')})`;
   if (scope.tag === undefined) return words;
-  // A pre-filter on the tag's words; the exact tag is checked on the row (HAS_TAG).
-  const tagWords = scope.tag.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  return tagWords ? `tags : ${quoted(tagWords)} AND ${words}` : undefined;
+  // The exact tag is checked on each row in scope (inScopeClause); this only narrows the matches.
+  const phrase = tagPhrase(scope.tag);
+  return phrase === undefined ? words : `${phrase} AND ${words}`;
+}
+
+/**
+ * A pre-filter for snapshots carrying `tag`: the tag itself as an FTS5 phrase on the index's
+ * tags column (`"` doubled, nothing else is syntax inside quotes), so that FTS5 tokenizes it as
+ * it tokenized the stored tags (case, accents, combining marks, scripts: splitting it here found
+ * nothing for a decomposed "naïve" or "İstanbul"). Undefined for a tag without letters or
+ * digits, which has no tokens, and an empty phrase matches nothing: such a tag's rows must be
+ * checked without it. The exact tag is always checked on the row.
+ */
+export function tagPhrase(tag: string): string | undefined {
+  return /[\p{L}\p{N}]/u.test(tag) ? `tags : "${tag.replaceAll('"', '""')}"` : undefined;
 }
 
 /** Text search by FTS5's own index and its bm25: answers every query (phrases, prefixes, tags). */

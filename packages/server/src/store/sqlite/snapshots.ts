@@ -6,15 +6,17 @@ import type { SqliteDatabase } from './open-database.js';
 import { COUNT_OF_KIND, NEWEST_FIRST as newestFirst, preparers } from './prepared.js';
 import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { snapshotJson } from './snapshot-json.js';
-import { quoted } from './fts-search.js';
+import { tagPhrase } from './fts-search.js';
 import { translateSqliteError } from './sqlite-errors.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
 /**
- * A list filtered by a tag reads the snapshots whose full-text tags column holds the tag's words
- * (an FTS5 phrase, so the cost follows the matches, not the brain) and checks the exact tag on
- * each. A tag without letters or digits has no words to look up: its brain is walked instead.
+ * A list filtered by a tag checks the exact tag on each snapshot it reads. A small brain is read
+ * whole; a larger one reads only the snapshots that the full-text index finds holding the tag
+ * (tagPhrase: its matches in the whole database, then the brain's), unless the tag has no
+ * letters or digits to look up.
  */
+const TAG_SCAN_MAX = 2_000;
 const TAGGED_BY_INDEX = `id IN (SELECT r.snapshot_id FROM snapshot_search JOIN snapshot_search_rows r ON r.rowid = snapshot_search.rowid
     WHERE snapshot_search MATCH @match AND r.brain_id = @brain_id AND (@type IS NULL OR r.type = @type))`;
 const TAGGED_BY_SCAN = 'brain_id = @brain_id AND (@type IS NULL OR type = @type)';
@@ -117,14 +119,11 @@ export class SqliteSnapshotStore implements SnapshotStore {
   }
 
   private listTagged(q: SnapshotQuery, tag: string): PageOf<JsonRow> {
-    const words = tag.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-    const filter = {
-      brain_id: q.brainId,
-      type: q.type ?? null,
-      tag,
-      ...(words ? { match: `tags : ${quoted(words)}` } : {}),
-    };
-    const [list, count] = words
+    const phrase = tagPhrase(tag);
+    const size = this.stmt.countOfKind().get(q.brainId, 'snapshots')?.n ?? 0;
+    const byIndex = phrase !== undefined && size > TAG_SCAN_MAX;
+    const filter = { brain_id: q.brainId, type: q.type ?? null, tag, ...(byIndex ? { match: phrase } : {}) };
+    const [list, count] = byIndex
       ? [this.stmt.listTaggedByIndex(), this.stmt.countTaggedByIndex()]
       : [this.stmt.listTaggedByScan(), this.stmt.countTaggedByScan()];
     const page = {
