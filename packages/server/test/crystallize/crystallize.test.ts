@@ -136,11 +136,11 @@ describe('POST /v1/crystallize with the built-in extractor', () => {
     ]);
     assert.equal(a.status, 201, JSON.stringify(a.body));
     assert.equal(b.status, 201, JSON.stringify(b.body));
-    const counts = [a.body.data.count, b.body.data.count].sort();
+    const counts = [a.body.data.count, b.body.data.count].sort((x, y) => x - y);
     assert.equal(counts[0], 0, 'one of them found everything already held');
     assert.ok(counts[1] >= 1);
     assert.equal((await brainCounts(brainId)).snapshots, counts[1]);
-    // Into another brain at the same moment, the same text is not held up, nor held back.
+    // Into two other brains at the same moment, each makes its snapshots: the turns are per brain.
     const [c, d] = await Promise.all([
       run({ text: NOTES, brain_id: await newBrain() }),
       run({ text: NOTES, brain_id: await newBrain() }),

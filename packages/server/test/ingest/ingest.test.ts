@@ -113,7 +113,7 @@ describe('POST /v1/ingest', () => {
     ]);
     assert.equal(a.status, 201, JSON.stringify(a.body));
     assert.equal(b.status, 201, JSON.stringify(b.body));
-    const made = [a.body.data.snapshots.length, b.body.data.snapshots.length].sort();
+    const made = [a.body.data.snapshots.length, b.body.data.snapshots.length].sort((x, y) => x - y);
     assert.equal(made[0], 0, JSON.stringify(made));
     assert.ok(made[1] >= 1);
     assert.equal((await counts(brainId)).snapshots, made[1]);

@@ -76,11 +76,13 @@ export async function crystallize(
   options: WorkOptions = {},
 ): Promise<CrystallizeResult> {
   if (options.job?.written) return answer(options.job.written as JobOutput<CrystallizeDraft>);
-  const started = performance.now();
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const text = input.text.trim();
-  return inTurnWithSameText(brainId, text, () =>
-    crystallizeInto(domain, principal, brainId, text, input, options, started),
+  return inTurnWithSameText(
+    brainId,
+    text,
+    () => crystallizeInto(domain, principal, brainId, text, input, options),
+    options.signal,
   );
 }
 
@@ -92,8 +94,9 @@ async function crystallizeInto(
   text: string,
   input: CrystallizeInput,
   options: WorkOptions,
-  started: number,
 ): Promise<CrystallizeResult> {
+  // The run's own time (meta.durationMs), not the wait for a run of the same text before it.
+  const started = performance.now();
   // One search of the brain per insight, for the near-duplicate check and the linker both.
   const search = new CandidateSearch(domain, brainId);
   const found = await proposeFromText(domain, brainId, text, { ...options, search });

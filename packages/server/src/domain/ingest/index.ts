@@ -62,7 +62,12 @@ export async function ingest(
   if (options.job?.written) return withEdges(options.job.written as JobOutput<IngestResult>);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const content = input.content.trim();
-  return inTurnWithSameText(brainId, content, () => ingestInto(domain, principal, brainId, content, input, options));
+  return inTurnWithSameText(
+    brainId,
+    content,
+    () => ingestInto(domain, principal, brainId, content, input, options),
+    options.signal,
+  );
 }
 
 /** A run of ingest (above) into its brain, with the content trimmed. */

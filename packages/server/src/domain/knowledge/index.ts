@@ -18,6 +18,7 @@ import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { compute } from '../compute/index.js';
 import { clip, dropKnown, jobWrite, type WorkOptions } from '../crystallize/index.js';
+import { inTurnWithSameText } from '../crystallize/same-text-runs.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
@@ -107,6 +108,25 @@ export async function ingestKnowledge(
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   checkIngestable(domain, input);
   const title = input.title.trim();
+  // Snapshots are made once when the same source is sent twice at once (same-text-runs.ts).
+  return inTurnWithSameText(
+    brainId,
+    `${title}\n${content ?? ''}`,
+    () => ingestInto(domain, principal, brainId, title, content, input, options),
+    options.signal,
+  );
+}
+
+/** A run of ingestKnowledge (above) into its brain, with the title and content trimmed. */
+async function ingestInto(
+  domain: Domain,
+  principal: Principal,
+  brainId: string,
+  title: string,
+  content: string | undefined,
+  input: KnowledgeIngestInput,
+  options: WorkOptions,
+): Promise<KnowledgeIngestResult> {
   const author = input.author?.trim() || null;
   const domainName = input.domain?.trim() || null;
   const { entries: proposed } = await extractEntries(
