@@ -38,11 +38,24 @@ export class SnapgraphError extends Error {
 }
 
 /**
- * No answer at all: the service was not reached, or the connection broke before its answer was
- * read (fetch's TypeError, kept as `cause`). Status 0, code `NETWORK_ERROR`, so that one class
- * stands for every failure of a call. Whether the request had any effect is unknown.
+ * Whether fetch failed on the network: fetch's TypeError ("fetch failed" in Node, "Failed to
+ * fetch", "NetworkError…", "Load failed" in browsers, "terminated" for a body cut in Node), not
+ * one thrown before anything was sent (a bad header value) nor any error of a custom fetch.
  */
-export function networkError(baseUrl: string, err: unknown): SnapgraphError {
+export function isNetworkFailure(err: unknown): boolean {
+  if (!(err instanceof TypeError)) return false;
+  const code = (err as { cause?: { code?: unknown } }).cause?.code;
+  return (
+    typeof code === 'string' || /^(fetch failed|Failed to fetch|NetworkError|Load failed|terminated)/.test(err.message)
+  );
+}
+
+/**
+ * No answer: the service was not reached (status 0), or the connection broke while its answer
+ * was read (the answer's status). Code `NETWORK_ERROR`, fetch's error kept as `cause`, so that
+ * one class stands for every failure of a call. Whether the request had any effect is unknown.
+ */
+export function networkError(baseUrl: string, err: unknown, status = 0): SnapgraphError {
   // fetch says only "fetch failed"; its cause says why (ECONNREFUSED, "bad port", …).
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   const why =
@@ -54,9 +67,12 @@ export function networkError(baseUrl: string, err: unknown): SnapgraphError {
           ? err.message
           : String(err);
   return new SnapgraphError({
-    status: 0,
+    status,
     code: 'NETWORK_ERROR',
-    message: `the service at ${baseUrl} could not be reached (${why})`,
+    message:
+      status === 0
+        ? `the service at ${baseUrl} could not be reached (${why})`
+        : `the answer from ${baseUrl} (${status}) was cut off (${why})`,
     cause: err,
   });
 }

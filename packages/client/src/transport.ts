@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY, delayBeforeRetry, retryAfterMs, type RetryOptions } from './backoff.js';
-import { errorFromResponse, networkError } from './errors.js';
+import { errorFromResponse, isNetworkFailure, networkError } from './errors.js';
 import { SearchCache, type SearchCacheOptions } from './search-cache.js';
 import { realSleep, type Sleep } from './sleep.js';
 import type { JobCapableOptions } from './types.js';
@@ -118,16 +118,19 @@ export class Transport {
 
   private async send<T>(url: string, req: TransportRequest): Promise<T> {
     const response = await this.fetchAnswer(url, req, 'application/json');
-    return (await this.reached(() => readBody(response), req.signal)) as T;
+    return (await this.reached(() => readBody(response), req.signal, response.status)) as T;
   }
 
-  /** Network work whose failure (not an abort) becomes a SnapgraphError `NETWORK_ERROR`. */
-  private async reached<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  /**
+   * Network work whose network failure becomes a SnapgraphError `NETWORK_ERROR` (status 0, or
+   * the status of an answer whose body was cut); an abort, or anything else, is thrown as it is.
+   */
+  private async reached<T>(work: () => Promise<T>, signal: AbortSignal | undefined, status = 0): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      if (signal?.aborted || (err as Error | undefined)?.name === 'AbortError') throw err;
-      throw networkError(this.baseUrl, err);
+      if (signal?.aborted || !isNetworkFailure(err)) throw err;
+      throw networkError(this.baseUrl, err, status);
     }
   }
 
@@ -166,7 +169,11 @@ export class Transport {
       }
       if (response.ok || req.acceptStatuses?.includes(response.status)) return response;
       const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1_000);
-      const body = await this.reached(() => readBody(response), req.signal);
+      // An error whose body was cut is still that error: its status is known.
+      const body = await readBody(response).catch((err: unknown) => {
+        if (req.signal?.aborted || !isNetworkFailure(err)) throw err;
+        return undefined;
+      });
       throw errorFromResponse(response.status, body, response.headers, seconds);
     }
   }

@@ -31,13 +31,14 @@ export function toolError(err: unknown): CallToolResult {
       structuredContent: { error },
     };
   }
-  // No answer came (the client's NETWORK_ERROR, whose message names the address and the cause).
   const message = err instanceof Error ? err.message : String(err);
-  const text = err instanceof SnapgraphError ? message : `the Snapgraph service could not be reached (${message})`;
+  // No answer came (the client's NETWORK_ERROR, whose message names the address and the cause):
+  // worth trying again later. Anything else is a fault of this server, not of the call.
+  const code = err instanceof SnapgraphError ? 'UNAVAILABLE' : 'INTERNAL';
   return {
     isError: true,
-    content: [{ type: 'text', text: `UNAVAILABLE: ${text}` }],
-    structuredContent: { error: { code: 'UNAVAILABLE', message } },
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    structuredContent: { error: { code, message } },
   };
 }
 
