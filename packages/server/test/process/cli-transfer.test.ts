@@ -90,6 +90,8 @@ describe('snapgraph export and import (CLI)', () => {
       2,
       /^snapgraph: --out .*: the folder .*nope does not exist$/,
     );
+    assertOneLineExit(await exportTo(join(workspace.dir, 'new') + '/'), 2, /^snapgraph: --out .*new\/ is a folder/);
+    assert.equal((await exportTo('')).code, 2);
     assert.ok(!existsSync(`${workspace.dir}.partial`), 'nothing written beside the folder');
 
     // `snapgraph export … | head -1`: the reader closes the pipe after the first chunk of a

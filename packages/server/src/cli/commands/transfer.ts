@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync, createWriteStream } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -61,7 +61,8 @@ export async function exportCommand(args: string[], _io: CliIo): Promise<void> {
 
 /** --out names a file to write in a folder that exists: said before any work, as a usage error. */
 function checkOut(out: string): void {
-  if (existsSync(out) && statSync(out).isDirectory()) {
+  if (out === '') throw new UsageError(`--out needs the file to write\n${EXPORT_USAGE}`);
+  if (out.endsWith(sep) || out.endsWith('/') || (existsSync(out) && statSync(out).isDirectory())) {
     throw new UsageError(`--out ${out} is a folder: give the file to write, such as ${join(out, 'brain.jsonl')}`);
   }
   const folder = dirname(resolve(out));
