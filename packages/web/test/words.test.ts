@@ -47,3 +47,16 @@ test('size grows with significance as well as degree; hits step down by rank', (
   assert.ok(rankScale(0) > rankScale(5));
   assert.notEqual(rankColour(0), rankColour(6), 'not one colour for every hit');
 });
+
+test('errors read as what to do: no answer means the server is not running', async () => {
+  const { describeError } = await import('../src/api.js');
+  const { SnapgraphError } = await import('@snapgraph/client');
+  const unreachable = new SnapgraphError({ status: 0, code: 'NETWORK_ERROR', message: 'could not be reached' });
+  assert.equal(describeError(unreachable), 'The server is not answering. Is it running? Start it with: npm start');
+  const cut = new SnapgraphError({ status: 200, code: 'NETWORK_ERROR', message: 'cut off' });
+  assert.match(describeError(cut), /not answering/);
+  assert.match(
+    describeError(new SnapgraphError({ status: 404, code: 'NOT_FOUND', message: 'snapshot not found' })),
+    /^Not found \(404\)/,
+  );
+});
