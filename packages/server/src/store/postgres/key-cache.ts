@@ -26,6 +26,9 @@ const HEARTBEAT_EVERY_MS = 5000;
  *
  * The connection is opened on the first lookup, so CLI commands never open it.
  */
+/** The `application_name` of the connection that listens for key changes. */
+export const KEY_LISTENER_NAME = 'snapgraph key listener';
+
 export class KeyCache {
   private readonly entries = new ReadCache<ApiKeyRecord>(KEY_CACHE_SIZE);
   private generation = 0;
@@ -85,7 +88,12 @@ export class KeyCache {
     }
     // Without the trigger nobody would say when a key changes: then nothing is ever cached.
     if (version < TRIGGER_SCHEMA_VERSION || this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString, query_timeout: HEARTBEAT_EVERY_MS });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      query_timeout: HEARTBEAT_EVERY_MS,
+      // Named, so that an operator (or a test) tells it from the pool in pg_stat_activity.
+      application_name: KEY_LISTENER_NAME,
+    });
     this.listener = client;
     client.on('notification', () => this.invalidate());
     client.on('error', () => this.reconnect(client));
