@@ -1,6 +1,7 @@
 // GET /v1/snapshots: order, count, type filter, limit/offset bounds, stable pages, brain scoping.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { testBackend } from '../helpers/database.js';
 import { manualClock, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import { assertError, createBrain, createSnapshot, newKey, SNAPSHOT_FIELDS, SNAPSHOT_TYPES, T0 } from './fixtures.js';
 
@@ -367,49 +368,55 @@ describe('GET /v1/snapshots: tag filter', () => {
   }
 });
 
-describe('GET /v1/snapshots: tag filter in a brain past 2,000 snapshots', () => {
-  // Past 2,000 snapshots SQLite reads a tag's candidates from the full-text index instead of the
-  // whole brain; the tags here are those a tokenizer could split unlike the index did.
-  const TRICKY = ['nai\u0308ve', 'İstanbul', '\uE000abc', 'Ꟁ', 'C# "quoted" tag*', 'deep work', '++'];
-  let api: TestApi;
-  let key: TestKey;
-  const holders = new Map<string, string>();
-  before(async () => {
-    api = await startTestApi();
-    key = await newKey(api);
-    for (let i = 0; i < 2_001; i += 100) {
-      await Promise.all(
-        Array.from({ length: Math.min(100, 2_001 - i) }, (_, j) =>
-          createSnapshot(api, key, { name: `filler ${i + j}`, core: 'c', tags: ['filler', 'work deep'] }),
-        ),
-      );
-    }
-    for (const tag of TRICKY)
-      holders.set(tag, (await createSnapshot(api, key, { name: tag, core: 'c', tags: [tag] })).id);
-  });
-  after(() => api.close());
-
-  for (const tag of TRICKY) {
-    it(`finds exactly the snapshot tagged ${JSON.stringify(tag)}`, async () => {
-      const page = await list(api, key, `?tag=${encodeURIComponent(tag)}`);
-      assert.deepEqual(ids(page.data), [holders.get(tag)]);
-      assert.equal(page.count, 1);
+describe(
+  'GET /v1/snapshots: tag filter in a brain past 2,000 snapshots',
+  {
+    skip: testBackend !== 'sqlite' && "SQLite's path: PostgreSQL checks every brain alike",
+  },
+  () => {
+    // Past 2,000 snapshots SQLite reads a tag's candidates from the full-text index instead of the
+    // whole brain; the tags here are those a tokenizer could split unlike the index did.
+    const TRICKY = ['nai\u0308ve', 'İstanbul', '\uE000abc', 'Ꟁ', 'C# "quoted" tag*', 'deep work', '++'];
+    let api: TestApi;
+    let key: TestKey;
+    const holders = new Map<string, string>();
+    before(async () => {
+      api = await startTestApi();
+      key = await newKey(api);
+      for (let i = 0; i < 2_001; i += 100) {
+        await Promise.all(
+          Array.from({ length: Math.min(100, 2_001 - i) }, (_, j) =>
+            createSnapshot(api, key, { name: `filler ${i + j}`, core: 'c', tags: ['filler', 'work deep'] }),
+          ),
+        );
+      }
+      for (const tag of TRICKY)
+        holders.set(tag, (await createSnapshot(api, key, { name: tag, core: 'c', tags: [tag] })).id);
     });
-  }
+    after(() => api.close());
 
-  it('a tag every snapshot of the brain carries is counted whole, and pages by cursor', async () => {
-    const first = await api.request('GET', '/v1/snapshots?tag=filler&limit=100&cursor=', { key });
-    assert.equal(first.status, 200, JSON.stringify(first.body));
-    assert.equal(first.body.count, 2_001);
-    assert.equal(first.body.data.length, 100);
-    assert.ok(first.body.data.every((s: Snap) => s.tags.includes('filler')));
-    const next = await api.request(
-      'GET',
-      `/v1/snapshots?tag=filler&limit=100&cursor=${encodeURIComponent(first.body.next_cursor)}`,
-      { key },
-    );
-    assert.equal(next.body.data.length, 100);
-    assert.ok(next.body.data[0].created_at <= first.body.data[99].created_at);
-    assert.ok(!ids(next.body.data).some((id) => ids(first.body.data).includes(id)));
-  });
-});
+    for (const tag of TRICKY) {
+      it(`finds exactly the snapshot tagged ${JSON.stringify(tag)}`, async () => {
+        const page = await list(api, key, `?tag=${encodeURIComponent(tag)}`);
+        assert.deepEqual(ids(page.data), [holders.get(tag)]);
+        assert.equal(page.count, 1);
+      });
+    }
+
+    it('a tag every snapshot of the brain carries is counted whole, and pages by cursor', async () => {
+      const first = await api.request('GET', '/v1/snapshots?tag=filler&limit=100&cursor=', { key });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.equal(first.body.count, 2_001);
+      assert.equal(first.body.data.length, 100);
+      assert.ok(first.body.data.every((s: Snap) => s.tags.includes('filler')));
+      const next = await api.request(
+        'GET',
+        `/v1/snapshots?tag=filler&limit=100&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+        { key },
+      );
+      assert.equal(next.body.data.length, 100);
+      assert.ok(next.body.data[0].created_at <= first.body.data[99].created_at);
+      assert.ok(!ids(next.body.data).some((id) => ids(first.body.data).includes(id)));
+    });
+  },
+);
