@@ -69,6 +69,7 @@ describe('the NUL character in what a request sends', () => {
       ['/v1/snapshots?brain_id=%00', 'brain_id'],
       ['/v1/memories?speaker=%00', 'speaker'],
       ['/v1/snapshots/search?q=x&tag=a%00', 'tag'],
+      ['/v1/snapshots?tag=a%00', 'tag'],
     ] as const) {
       const res = await api.request('GET', path, { key });
       if (refuses) refusedNaming(res, field);

@@ -60,7 +60,9 @@ export function ftsExpression(scope: SearchScope, query: ParsedQuery): string | 
  * checked without it. The exact tag is always checked on the row.
  */
 export function tagPhrase(tag: string): string | undefined {
-  return /[\p{L}\p{N}]/u.test(tag) ? `tags : "${tag.replaceAll('"', '""')}"` : undefined;
+  // A NUL would end the expression's text for SQLite (an error); as a space it separates words.
+  const text = tag.replaceAll('"', '""').replaceAll('\0', ' ');
+  return /[\p{L}\p{N}]/u.test(tag) ? `tags : "${text}"` : undefined;
 }
 
 /** Text search by FTS5's own index and its bm25: answers every query (phrases, prefixes, tags). */
