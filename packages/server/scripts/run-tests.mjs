@@ -58,6 +58,10 @@ const SLOW_FIRST = [
 const ONE_BACKEND_ONLY = {
   'test/search/text-index.test.ts': 'sqlite',
   'test/compute/pool-limits.test.ts': 'sqlite',
+  // The same on either store, and among the slowest files: run once to keep CI within its time.
+  'test/compute/heavy-text.test.ts': 'sqlite',
+  'test/process/cli-usage.test.ts': 'sqlite',
+  'test/http/auth-matrix.test.ts': 'sqlite',
   'test/scale-out/key-cache.test.ts': 'postgres',
   'test/scale-out/multi-instance.test.ts': 'postgres',
 };
