@@ -62,6 +62,10 @@ const ONE_BACKEND_ONLY = {
   'test/compute/heavy-text.test.ts': 'sqlite',
   'test/process/cli-usage.test.ts': 'sqlite',
   'test/http/auth-matrix.test.ts': 'sqlite',
+  'test/http/openapi-tools.test.ts': 'sqlite',
+  'test/http/versioning-and-docs.test.ts': 'sqlite',
+  'test/http/request-id.test.ts': 'sqlite',
+  'test/process/request-log.test.ts': 'sqlite',
   'test/scale-out/key-cache.test.ts': 'postgres',
   'test/scale-out/multi-instance.test.ts': 'postgres',
 };

@@ -14,6 +14,7 @@ import {
   type ServerProcess,
   type Workspace,
 } from './helpers/process-harness.js';
+import { testBackend } from '../helpers/database.js';
 
 interface LogLine {
   level: number;
@@ -31,7 +32,8 @@ const logLines = (stdout: string): LogLine[] =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as LogLine);
 
-describe('request log', () => {
+// The same on either store: the SQLite pass runs it (scripts/run-tests.mjs, ONE_BACKEND_ONLY).
+describe('request log', { skip: testBackend !== 'sqlite' }, () => {
   let workspace: Workspace;
   let key: CreatedKey;
   let snapshotId: string;
