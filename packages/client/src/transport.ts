@@ -129,7 +129,7 @@ export class Transport {
     try {
       return await work();
     } catch (err) {
-      if (signal?.aborted || !isNetworkFailure(err)) throw err;
+      if (!failedOnNetwork(err, signal)) throw err;
       throw networkError(this.baseUrl, err, status);
     }
   }
@@ -171,13 +171,16 @@ export class Transport {
       const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1_000);
       // An error whose body was cut is still that error: its status is known.
       const body = await readBody(response).catch((err: unknown) => {
-        if (req.signal?.aborted || !isNetworkFailure(err)) throw err;
+        if (!failedOnNetwork(err, req.signal)) throw err;
         return undefined;
       });
       throw errorFromResponse(response.status, body, response.headers, seconds);
     }
   }
 }
+
+/** A network failure that is not the caller's abort (an abort is always thrown as it is). */
+const failedOnNetwork = (err: unknown, signal: AbortSignal | undefined) => !signal?.aborted && isNetworkFailure(err);
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();

@@ -25,6 +25,18 @@ const AFTER = '(@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))'
 const snapshotJsonRow = `created_at, id, ${snapshotJson} AS json`;
 const snapshotInsertColumns = ['account_id', ...SNAPSHOT_COLUMNS];
 
+/** A tagged list's page and count over the snapshots `where` selects, checked for the exact tag. */
+function taggedStatements(prepared: ReturnType<typeof preparers>['prepared'], where: string) {
+  return {
+    list: prepared<Record<string, unknown>, JsonRow>(
+      `SELECT ${snapshotJsonRow} FROM snapshots WHERE ${where} AND ${HAS_TAG} AND ${AFTER} ${newestFirst} LIMIT @limit OFFSET @offset`,
+    ),
+    count: prepared<Record<string, unknown>, { n: number }>(
+      `SELECT count(*) AS n FROM snapshots WHERE ${where} AND ${HAS_TAG}`,
+    ),
+  };
+}
+
 /** Snapshots on SQLite; pages and GET-one read as JSON text that SQLite builds. */
 export class SqliteSnapshotStore implements SnapshotStore {
   private readonly stmt;
@@ -58,20 +70,8 @@ export class SqliteSnapshotStore implements SnapshotStore {
       listSnapshotsOfType: prepared<[string, string, number, number], JsonRow>(
         `SELECT ${snapshotJsonRow} FROM snapshots WHERE brain_id = ? AND type = ? ${newestFirst} LIMIT ? OFFSET ?`,
       ),
-      listTaggedByIndex: prepared<Record<string, unknown>, JsonRow>(
-        `SELECT ${snapshotJsonRow} FROM snapshots WHERE ${TAGGED_BY_INDEX} AND ${HAS_TAG} AND ${AFTER}
-         ${newestFirst} LIMIT @limit OFFSET @offset`,
-      ),
-      countTaggedByIndex: prepared<Record<string, unknown>, { n: number }>(
-        `SELECT count(*) AS n FROM snapshots WHERE ${TAGGED_BY_INDEX} AND ${HAS_TAG}`,
-      ),
-      listTaggedByScan: prepared<Record<string, unknown>, JsonRow>(
-        `SELECT ${snapshotJsonRow} FROM snapshots WHERE ${TAGGED_BY_SCAN} AND ${HAS_TAG} AND ${AFTER}
-         ${newestFirst} LIMIT @limit OFFSET @offset`,
-      ),
-      countTaggedByScan: prepared<Record<string, unknown>, { n: number }>(
-        `SELECT count(*) AS n FROM snapshots WHERE ${TAGGED_BY_SCAN} AND ${HAS_TAG}`,
-      ),
+      taggedByIndex: taggedStatements(prepared, TAGGED_BY_INDEX),
+      taggedByScan: taggedStatements(prepared, TAGGED_BY_SCAN),
       updateSnapshot: prepared<Record<string, unknown>, never>(
         `UPDATE snapshots SET ${SNAPSHOT_COLUMNS.filter((c) => c !== 'id')
           .map((c) => `${c} = @${c}`)
@@ -120,22 +120,19 @@ export class SqliteSnapshotStore implements SnapshotStore {
 
   private listTagged(q: SnapshotQuery, tag: string): PageOf<JsonRow> {
     const phrase = tagPhrase(tag);
-    const size = this.stmt.countOfKind().get(q.brainId, 'snapshots')?.n ?? 0;
-    const byIndex = phrase !== undefined && size > TAG_SCAN_MAX;
-    const filter = { brain_id: q.brainId, type: q.type ?? null, tag, ...(byIndex ? { match: phrase } : {}) };
-    const [list, count] = byIndex
-      ? [this.stmt.listTaggedByIndex(), this.stmt.countTaggedByIndex()]
-      : [this.stmt.listTaggedByScan(), this.stmt.countTaggedByScan()];
     const page = {
       after_at: q.after?.created_at ?? null,
       after_id: q.after?.id ?? null,
       limit: q.limit,
       offset: q.offset,
     };
-    return this.db.transaction(() => ({
-      rows: list.all({ ...filter, ...page }),
-      total: count.get(filter)?.n ?? 0,
-    }))();
+    return this.db.transaction(() => {
+      const size = this.stmt.countOfKind().get(q.brainId, 'snapshots')?.n ?? 0;
+      const byIndex = phrase !== undefined && size > TAG_SCAN_MAX;
+      const filter = { brain_id: q.brainId, type: q.type ?? null, tag, ...(byIndex ? { match: phrase } : {}) };
+      const { list, count } = byIndex ? this.stmt.taggedByIndex : this.stmt.taggedByScan;
+      return { rows: list().all({ ...filter, ...page }), total: count().get(filter)?.n ?? 0 };
+    })();
   }
 
   updateSnapshot(
