@@ -220,5 +220,6 @@ export async function updateSnapshot(
 }
 
 export async function deleteSnapshot(domain: Domain, principal: Principal, id: string): Promise<void> {
-  if (!(await domain.store.deleteSnapshot(principal.accountId, id))) throw notFound('snapshot');
+  const at = new Date(domain.clock.now()).toISOString();
+  if (!(await domain.store.deleteSnapshot(principal.accountId, id, at))) throw notFound('snapshot');
 }

@@ -79,8 +79,8 @@ export abstract class ResourceMethods implements KeyStore, BrainStore, SnapshotS
   ): Promise<Snapshot | undefined> {
     return this.snapshots.updateSnapshot(accountId, id, change);
   }
-  deleteSnapshot(accountId: string, id: string): Promise<boolean> {
-    return this.snapshots.deleteSnapshot(accountId, id);
+  deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean> {
+    return this.snapshots.deleteSnapshot(accountId, id, at);
   }
 
   // Edges (edge-store.ts).

@@ -20,6 +20,10 @@ export interface SnapshotStore {
   /** A page of snapshots as JSON text (built by the database) and the total of all matches. */
   listSnapshots(query: SnapshotQuery): Promise<PageOf<JsonRow>>;
   updateSnapshot(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
-  /** Deletes the snapshot and every edge attached to it, atomically. */
-  deleteSnapshot(accountId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes the snapshot and every edge attached to it, atomically. A memory promoted into it
+   * (its `promoted_to`) names the next snapshot of that promotion instead, or null when none is
+   * left, in the same transaction, its `updated_at` moved to `at` (design §12.4).
+   */
+  deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean>;
 }

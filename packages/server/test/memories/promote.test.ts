@@ -9,6 +9,10 @@ import { waitForJob } from '../jobs/support.js';
 const FOX =
   'The arctic fox grows a thick white winter coat for camouflage in the snow. ' +
   'This winter coat of the arctic fox keeps it warm at fifty degrees below zero.';
+// Two insights the built-in extractor keeps apart: one promotion, two snapshots.
+const TWO_INSIGHTS =
+  'I think that the best hiring signal is how a candidate explains a past mistake. ' +
+  'I am convinced that small teams always ship faster than large committees.';
 const EXISTING = { name: 'Arctic fox winter coat', core: 'The arctic fox grows a thick white winter coat in snow' };
 
 describe('memory promotion', () => {
@@ -179,6 +183,47 @@ describe('memory promotion', () => {
     const missing = await promote('mem_00000000000000000000000000');
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.code, 'NOT_FOUND');
+  });
+
+  it('deleting the snapshot promoted_to names moves it to the next of the promotion, then to null', async () => {
+    const memory = await remember({ content: TWO_INSIGHTS });
+    const promoted = (await promote(memory.id)).body.data;
+    const [first, second, ...rest] = promoted.snapshots as { id: string }[];
+    assert.ok(first && second, `two snapshots expected, got ${promoted.snapshots.length}`);
+    const read = async () => (await api.request('GET', `/v1/memories/${memory.id}`, { key })).body.data;
+
+    assert.equal((await api.request('DELETE', `/v1/snapshots/${first.id}`, { key })).status, 200);
+    const afterFirst = await read();
+    assert.equal(afterFirst.promoted_to, second.id);
+    assert.ok(afterFirst.updated_at > promoted.memory.updated_at, 'promoted_to changed, so updated_at moves');
+    const again = await promote(memory.id);
+    assert.equal(again.status, 200, 'still promoted: nothing is made');
+    assert.deepEqual(
+      again.body.data.snapshots.map((s: { id: string }) => s.id),
+      [second, ...rest].map((s) => s.id),
+    );
+
+    // Another snapshot of the promotion deleted: promoted_to, already past it, stays.
+    for (const snapshot of rest) await api.request('DELETE', `/v1/snapshots/${snapshot.id}`, { key });
+    assert.equal((await read()).promoted_to, second.id);
+
+    assert.equal((await api.request('DELETE', `/v1/snapshots/${second.id}`, { key })).status, 200);
+    const none = await read();
+    assert.equal(none.promoted_to, null, 'no snapshot of the promotion is left');
+    assert.ok(none.updated_at > afterFirst.updated_at);
+    const anew = await promote(memory.id);
+    assert.equal(anew.status, 201, 'a memory whose snapshots are all gone can be promoted again');
+    assert.equal(anew.body.data.memory.promoted_to, anew.body.data.snapshots[0].id);
+    assert.equal((await read()).promoted_to, anew.body.data.snapshots[0].id);
+  });
+
+  it('deleting a snapshot another account promoted into leaves that memory alone', async () => {
+    const memory = await remember({ content: FOX });
+    const promoted = (await promote(memory.id)).body.data;
+    const other = await api.newKey();
+    const res = await api.request('DELETE', `/v1/snapshots/${promoted.snapshots[0].id}`, { key: other });
+    assert.equal(res.status, 404);
+    assert.deepEqual((await api.request('GET', `/v1/memories/${memory.id}`, { key })).body.data, promoted.memory);
   });
 
   it('deleting a promoted memory leaves its snapshots; a PUT keeps promoted_to', async () => {

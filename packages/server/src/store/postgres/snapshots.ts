@@ -35,7 +35,24 @@ const SQL = {
   countTagged: `SELECT count(*)::int AS n FROM snapshots WHERE ${TAGGED}`,
   updateSnapshot: `UPDATE snapshots SET ${snapshotUpdateColumns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
     WHERE id = $1 AND account_id = $2`,
-  deleteSnapshot: 'DELETE FROM snapshots WHERE id = $1 AND account_id = $2',
+  // One statement, so one transaction: the snapshot (its edges by ON DELETE CASCADE) and, for a
+  // snapshot a memory was promoted into, that memory's promoted_to moved to the next snapshot of
+  // the promotion or null, its updated_at to $3 (or 1 ms past its own, should that be later).
+  // The subquery still sees the deleted row (one snapshot of the data per statement), hence <>.
+  deleteSnapshot: `WITH gone AS (
+      DELETE FROM snapshots WHERE id = $1 AND account_id = $2 RETURNING id, account_id, source_type, source_id
+    ), repointed AS (
+      UPDATE memories m SET
+        promoted_to = (SELECT s.id FROM snapshots s
+          WHERE s.source_id = m.id AND s.source_type = 'memory' AND s.account_id = m.account_id
+            AND s.brain_id = m.brain_id AND s.id <> gone.id
+          ORDER BY s.created_at, s.id LIMIT 1),
+        updated_at = GREATEST($3::timestamptz, m.updated_at + interval '1 millisecond')
+      FROM gone
+      WHERE gone.source_type = 'memory' AND m.id = gone.source_id AND m.account_id = gone.account_id
+        AND m.promoted_to = gone.id
+    )
+    SELECT count(*)::int AS n FROM gone`,
 } as const;
 
 /** Snapshots on PostgreSQL; pages and GET-one read as JSON text that PostgreSQL builds. */
@@ -101,8 +118,7 @@ export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implem
     });
   }
 
-  async deleteSnapshot(accountId: string, id: string): Promise<boolean> {
-    // Edges go with it through ON DELETE CASCADE, inside this statement's transaction.
-    return (await this.run('deleteSnapshot', [id, accountId])) > 0;
+  async deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean> {
+    return (await this.count('deleteSnapshot', [id, accountId, at])) > 0;
   }
 }

@@ -33,6 +33,19 @@ const SAMPLED_COUNT = 100;
 /** Shared with the knowledge store, which writes memories with the snapshots of an ingestion. */
 export const INSERT_MEMORY = `INSERT INTO memories (account_id, ${COLUMNS})
   VALUES (@account_id, ${MEMORY_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+/**
+ * After the snapshot @snapshot_id was deleted: the memory promoted into it names the next
+ * snapshot of that promotion (as promotedSnapshots orders them), or null when none is left, and
+ * its updated_at moves to @at (or 1 ms past its own, should that be later).
+ */
+export const REPOINT_PROMOTION = `UPDATE memories SET
+    promoted_to = (SELECT s.id FROM snapshots s
+      WHERE s.source_id = memories.id AND s.source_type = 'memory' AND s.account_id = memories.account_id
+        AND s.brain_id = memories.brain_id
+      ORDER BY s.created_at, s.id LIMIT 1),
+    updated_at = CASE WHEN updated_at < @at THEN @at
+      ELSE strftime('%Y-%m-%dT%H:%M:%fZ', updated_at, '+0.001 seconds') END
+  WHERE id = @memory_id AND account_id = @account_id AND promoted_to = @snapshot_id`;
 /** Sets promoted_to only on a memory still unpromoted and unchanged since it was read. */
 export const PROMOTE_MEMORY = `UPDATE memories SET promoted_to = @snapshot_id, updated_at = @at
   WHERE id = @id AND account_id = @account_id AND promoted_to IS NULL AND updated_at = @read_at`;

@@ -8,6 +8,7 @@ import { snapshotFromRow, snapshotToRow, type SnapshotRow } from './rows.js';
 import { snapshotJson } from './snapshot-json.js';
 import { tagPhrase } from './fts-search.js';
 import { translateSqliteError } from './sqlite-errors.js';
+import { REPOINT_PROMOTION } from './memories.js';
 
 const snapshotColumns = SNAPSHOT_COLUMNS.join(', ');
 /**
@@ -77,7 +78,10 @@ export class SqliteSnapshotStore implements SnapshotStore {
           .map((c) => `${c} = @${c}`)
           .join(', ')} WHERE id = @id AND account_id = @account_id`,
       ),
-      deleteSnapshot: prepared<[string, string], never>('DELETE FROM snapshots WHERE id = ? AND account_id = ?'),
+      deleteSnapshot: prepared<[string, string], { source_type: string | null; source_id: string | null }>(
+        'DELETE FROM snapshots WHERE id = ? AND account_id = ? RETURNING source_type, source_id',
+      ),
+      repointPromotion: prepared<Record<string, string>, never>(REPOINT_PROMOTION),
     };
   }
 
@@ -149,8 +153,16 @@ export class SqliteSnapshotStore implements SnapshotStore {
     });
   }
 
-  deleteSnapshot(accountId: string, id: string): Promise<boolean> {
-    // Edges go with it through ON DELETE CASCADE, inside this same statement's savepoint.
-    return this.writes.run(() => this.stmt.deleteSnapshot().run(id, accountId).changes > 0);
+  deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean> {
+    // Edges go with it through ON DELETE CASCADE, inside this same savepoint; so does the change
+    // to a memory promoted into it.
+    return this.writes.run(() => {
+      const gone = this.stmt.deleteSnapshot().get(id, accountId);
+      if (gone === undefined) return false;
+      if (gone.source_type === 'memory' && gone.source_id !== null) {
+        this.stmt.repointPromotion().run({ memory_id: gone.source_id, account_id: accountId, snapshot_id: id, at });
+      }
+      return true;
+    });
   }
 }
