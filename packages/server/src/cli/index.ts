@@ -110,7 +110,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (isEnvironmentFailure(err)) {
       // The machine or the database said no (a port in use, a path that cannot be a file, a
       // server that does not answer): one line saying what, not a stack trace of ours.
-      io.err(`snapgraph: ${(err as Error).message}${notMigratedHint(err as Error)}`);
+      io.err(`snapgraph: ${(err as Error).message}${notMigratedHint(err as Error)}${portInUseHint(err as Error)}`);
       return 1;
     }
     throw err;
@@ -134,6 +134,13 @@ function notMigratedHint(err: Error): string {
   const missingTable = /^no such table: /.test(err.message) || (err as { code?: unknown }).code === '42P01';
   return missingTable
     ? ' (the database is not migrated: run `snapgraph migrate`, or unset MIGRATE_ON_START=false)'
+    : '';
+}
+
+/** A port in use (another server, or this one started twice): say how to pick another. */
+function portInUseHint(err: Error): string {
+  return (err as { code?: unknown }).code === 'EADDRINUSE'
+    ? ' (another server is listening there: stop it, or start on another port, e.g. `PORT=8081 npm start`)'
     : '';
 }
 

@@ -196,6 +196,46 @@ describe('memory ranking: notes without a speaker are nobody’s conversation', 
   });
 });
 
+describe('memory ranking: one speaker’s notes are not a conversation', () => {
+  let api: TestApi;
+  let key: TestKey;
+  before(async () => {
+    api = await startTestApi({ backgroundWork: false });
+    key = await api.newKey();
+  });
+  after(() => api.close());
+
+  it('notes with the same speaker written minutes apart do not lift each other', async () => {
+    const notes = ['Our database backups run every night at two.', 'The dentist moved to Tuesday.', 'Buy oat milk.'];
+    for (const [i, content] of notes.entries()) {
+      const occurred_at = new Date(Date.UTC(2024, 2, 1, 9, i)).toISOString();
+      const res = await api.request('POST', '/v1/memories', { key, body: { content, speaker: 'me', occurred_at } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    }
+    const res = await api.request('POST', '/v1/memories/search', { key, body: { query: 'database backups' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      res.body.data.map((m: { content: string }) => m.content),
+      [notes[0]],
+    );
+    assert.equal(res.body.count, 1);
+
+    // Once someone answers, the notes around the answer are turns of a conversation again.
+    const answer = {
+      content: 'Good, the nightly run is enough.',
+      speaker: 'Ana',
+      occurred_at: new Date(Date.UTC(2024, 2, 1, 9, 0, 30)).toISOString(),
+    };
+    assert.equal((await api.request('POST', '/v1/memories', { key, body: answer })).status, 201);
+    const lifted = await api.request('POST', '/v1/memories/search', { key, body: { query: 'database backups' } });
+    assert.equal(lifted.body.data[0].content, notes[0]);
+    assert.ok(
+      lifted.body.data.some((m: { content: string }) => m.content === answer.content),
+      JSON.stringify(lifted.body.data),
+    );
+  });
+});
+
 describe('memory ranking weighs words by the brain as it is now', () => {
   let api: TestApi;
   let key: TestKey;

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { postgresAdminUrl, testBackend } from '../helpers/database.js';
@@ -47,6 +48,21 @@ describe('snapgraph CLI: failures of the environment', () => {
       MIGRATE_ON_START: 'false',
     });
     assertOneLine(result, /^snapgraph: no such table: \w+ \(the database is not migrated: run `snapgraph migrate`/);
+  });
+
+  it('serve on a port another server holds: one line saying how to pick another port, exit 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = holder.address() as AddressInfo;
+      const result = await runCli(join(dir, 'serve.db'), ['serve'], undefined, {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      });
+      assertOneLine(result, new RegExp(`^snapgraph: listen EADDRINUSE: .*:${port} \\(.*\`PORT=8081 npm start\`\\)$`));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('a DATABASE_URL of another scheme is refused before any file is made: exit 2', async () => {

@@ -16,7 +16,8 @@ export const isBefore = (a: Memory, b: Memory) =>
  * The turns around each anchor that memory ranking reads (up to `n` each side, oldest first): a
  * memory's session when it has one; without one, when it has a speaker (a turn, not a note), the
  * brain's memories just before and after it that have a speaker and no session either, each
- * within CONVERSATION_GAP_MS of the next (docs/ranking.md, "Memory search"). A memory with neither
+ * within CONVERSATION_GAP_MS of the next, when some of them have another speaker than it
+ * (docs/ranking.md, "Memory search"). A memory with neither
  * has no neighbours: notes written one after another need not be about the same thing. `context`
  * in search results stays the session's (design §12.3).
  */
@@ -41,11 +42,16 @@ export async function conversationNeighbours(
   return bySession;
 }
 
-/** The memories nearest the anchor in time (oldest first) that continue its conversation. */
+/**
+ * The memories nearest the anchor in time (oldest first) that continue its conversation; none
+ * when they and the anchor have one speaker only. A conversation has two sides: one person's
+ * notes written minutes apart (all with speaker "me") answer nothing in each other.
+ */
 function sameConversation(anchor: Memory, near: readonly Memory[]): Memory[] {
   const before = near.filter((m) => isBefore(m, anchor)).reverse();
   const after = near.filter((m) => isBefore(anchor, m));
-  return [...continuing(anchor, before).reverse(), ...continuing(anchor, after)];
+  const turns = [...continuing(anchor, before).reverse(), ...continuing(anchor, after)];
+  return turns.some((m) => m.speaker !== anchor.speaker) ? turns : [];
 }
 
 /**
