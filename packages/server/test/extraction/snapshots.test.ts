@@ -125,6 +125,14 @@ describe('extractSnapshots: grouping, naming, tags', () => {
     );
   });
 
+  it('a lead-in that only announces the claim ("The rule is simple:") is not part of its name', () => {
+    const snapshot = only('The rule is simple: never merge a pull request that has no test.');
+    assert.equal(snapshot.name, 'Never merge a pull request that has no test');
+    assert.equal(snapshot.type, 'Rule');
+    // Without the colon the adjective is the claim's own word, and the name keeps it.
+    assert.match(only('The principle is simple enough that every new hire applies it on day one.').name, /simple/i);
+  });
+
   it('a bulleted list of separate rules makes one snapshot per rule', () => {
     const text =
       'My deployment rules:\n- Never deploy on a Friday afternoon.\n- Always roll back before you debug a failed release.';

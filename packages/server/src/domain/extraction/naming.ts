@@ -26,6 +26,9 @@ const CUE_PREFIX = new RegExp(
       'in (?:my|our) (?:view|opinion|experience)',
       '(?:my|our) (?:belief|view|sense|take|hunch|bet) is(?: that)?',
       "(?:i am|i'm|we are|we're) (?:absolutely |deeply |utterly |totally |fully )?(?:convinced|certain)(?: that)?",
+      // "The rule is simple: never …": the adjective only announces what follows the colon. Before
+      // the plain rule cue, which would stop at "is".
+      '(?:the |my |our )?(?:rule|principle|lesson|point|idea|advice|answer)(?: here)? is (?:simple|clear|easy|this)(?=\\s*:)',
       '(?:the |my |our |one )?(?:golden |first |main |guiding |core )?(?:rule|principle)(?: of thumb)?(?: here)?(?: is)?(?: that)?',
       'fundamentally',
       'at (?:its|the|their) (?:core|heart|root)',
