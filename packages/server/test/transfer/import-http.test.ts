@@ -172,6 +172,16 @@ describe('POST /v1/brains/import (design §15.3)', () => {
     assert.deepEqual(readdirSync(uploads), []);
   });
 
+  it('brain_id given twice is a 400 naming it, before the file is read', async () => {
+    const key = await target.newKey();
+    const res = await upload(target, key, exported, `?brain_id=${key.brainId}&brain_id=${key.brainId}`);
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'BAD_REQUEST');
+    assert.equal(res.body.error.details.field, 'brain_id');
+    assert.equal((await target.request('GET', '/v1/jobs', { key })).body.count, 0);
+    await noUploadsLeft();
+  });
+
   it('a file with bad lines fails the job naming each line, and imports nothing', async () => {
     const key = await target.newKey();
     const lines = exported.trimEnd().split('\n');
@@ -200,6 +210,47 @@ describe('POST /v1/brains/import (design §15.3)', () => {
     assert.equal(job.status, 'failed');
     assert.equal(job.error.error.details.length, 100);
     assert.equal(job.error.error.details[0].line, 2);
+  });
+
+  it('counts every bad line of a file of thousands, naming the first 100', async () => {
+    const key = await target.newKey();
+    const lines = exported.trimEnd().split('\n');
+    const job = await imported(
+      target,
+      key,
+      [lines[0], ...Array.from({ length: 2_500 }, () => ''), ...lines.slice(1)].join('\n'),
+    );
+    assert.equal(job.status, 'failed');
+    assert.equal(job.error.error.message, 'the file has 2500 bad line(s); nothing was imported');
+    assert.equal(job.error.error.details.length, 100);
+  });
+
+  const GRAPHML = { 'content-type': 'application/graphml+xml' };
+
+  it('GraphML written on one line imports as the file it was', async () => {
+    const key = await target.newKey();
+    const job = await imported(target, key, graphml.replace(/\n/g, ''), '', GRAPHML);
+    assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
+    assert.deepEqual(await brainCounts(target, key, job.result.brain_id), { snapshots: 3, edges: 2 });
+  });
+
+  it('GraphML nested deeper than any graph, or with thousands of keys, fails the job with a 400 naming why', async () => {
+    const key = await target.newKey();
+    const open = `<?xml version="1.0"?><graphml><graph id="${owner.brainId}">`;
+    for (const [body, reason] of [
+      [`${open}${'<a>'.repeat(5_000)}`, /^elements nested more than 32 deep/],
+      [
+        `<?xml version="1.0"?><graphml>${Array.from({ length: 1_001 }, (_, i) => `<key id="k${i}"/>`).join('')}</graphml>`,
+        /^more than 1000 <key> elements/,
+      ],
+    ] as const) {
+      const job = await imported(target, key, body, '', GRAPHML);
+      assert.equal(job.status, 'failed', body.slice(0, 80));
+      assert.equal(job.error.error.code, 'BAD_REQUEST');
+      assert.match(job.error.error.details[0].reason, reason);
+    }
+    const brains = await target.request('GET', '/v1/brains', { key });
+    assert.equal(brains.body.data.length, 1, 'no brain was made');
   });
 
   it('a file over IMPORT_MAX_BYTES is a 413 with the documented body, and nothing stays on disk', async () => {

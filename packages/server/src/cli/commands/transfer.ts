@@ -100,6 +100,8 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     view.stop();
     if (!(err instanceof ImportRejected)) throw err;
     for (const problem of err.problems) io.err(`${path}:${problem.line}: ${problem.reason}`);
+    const unlisted = err.badLines - new Set(err.problems.map((p) => p.line)).size;
+    if (unlisted > 0) io.err(`${path}: … and ${unlisted} more bad line(s), not listed`);
     io.err(`snapgraph: ${err.message}`);
     return 1;
   }

@@ -103,6 +103,15 @@ export async function* graphmlDocument(records: AsyncIterable<ExportRecord>): As
   yield '</graphml>\n';
 }
 
+/**
+ * What a GraphML file may hold before it is refused (a file of Snapgraph's own nests 4 deep and
+ * has about 40 keys; its longest value is a snapshot's 20,000-character text). The parser keeps
+ * every open element and every key, and a value's text, in memory: without these bounds one
+ * upload of nested tags (`<a><a><a>…`, millions deep) took gigabytes and minutes of the event
+ * loop to parse and to fail.
+ */
+export const GRAPHML_LIMITS = { depth: 32, keys: 1_000, valueCharacters: 1_000_000 } as const;
+
 /** A GraphML value back as the field's value: numbers, booleans and JSON fields parsed. */
 function fieldValue(name: string, text: string, type: string | undefined): unknown {
   if (JSON_FIELDS.has(name)) return JSON.parse(text);
@@ -146,14 +155,25 @@ export async function* graphmlLines(
     brain = undefined;
   };
 
-  parser.on('error', (err) => {
-    if (!failed) out.push({ line: parser.line, error: `not well-formed GraphML: ${err.message}` });
+  // Once failed, the parser is given no more text and is never closed: closing it with thousands
+  // of elements open would make an error object for each.
+  const fail = (reason: string) => {
+    if (!failed) out.push({ line: parser.line, error: reason });
     failed = true;
-  });
+  };
+  parser.on('error', (err) => fail(`not well-formed GraphML: ${err.message}`));
+  let depth = 0;
   parser.on('opentag', (tag) => {
+    if (failed) return;
+    if (++depth > GRAPHML_LIMITS.depth) {
+      fail(`elements nested more than ${GRAPHML_LIMITS.depth} deep: not a GraphML graph Snapgraph can read`);
+      return;
+    }
     const attributes = tag.attributes as Record<string, string>;
     const line = parser.line;
-    if (tag.name === 'key' && attributes.id) {
+    if (tag.name === 'key' && keys.size >= GRAPHML_LIMITS.keys && !keys.has(attributes.id ?? '')) {
+      fail(`more than ${GRAPHML_LIMITS.keys} <key> elements`);
+    } else if (tag.name === 'key' && attributes.id) {
       keys.set(attributes.id, { name: attributes['attr.name'] ?? attributes.id, type: attributes['attr.type'] });
     } else if (tag.name === 'graph') {
       if (++graphs > 1) {
@@ -191,10 +211,17 @@ export async function* graphmlLines(
     }
   });
   parser.on('text', (t) => {
-    if (dataKey !== undefined) dataText += t;
+    if (dataKey === undefined || failed) return;
+    dataText += t;
+    if (dataText.length > GRAPHML_LIMITS.valueCharacters) {
+      fail(`a <data> value longer than ${GRAPHML_LIMITS.valueCharacters} characters`);
+      dataText = '';
+    }
   });
   let lastLine = 1;
   parser.on('closetag', (tag) => {
+    depth--;
+    if (failed) return;
     lastLine = parser.line;
     if (tag.name === 'data' && dataKey !== undefined && element) {
       const key = keys.get(dataKey);

@@ -57,10 +57,13 @@ export interface ImportResult {
 
 /** The file has problems; nothing was imported. */
 export class ImportRejected extends AppError {
-  constructor(readonly problems: LineProblem[]) {
-    // A line can have several problems (each is listed); the message counts lines.
-    const lines = new Set(problems.map((p) => p.line)).size;
-    super('BAD_REQUEST', `the file has ${lines} bad line(s); nothing was imported`, {
+  constructor(
+    /** The first problems (validate.ts, PROBLEMS_KEPT); a line can have several. */
+    readonly problems: LineProblem[],
+    /** Every bad line, counted. */
+    readonly badLines: number,
+  ) {
+    super('BAD_REQUEST', `the file has ${badLines} bad line(s); nothing was imported`, {
       errors: problems.slice(0, 1000).map((p) => ({ field: `line ${p.line}`, reason: p.reason })),
     });
   }
@@ -91,7 +94,8 @@ export async function importFile(
     ),
     { refuseNul: !domain.store.storesNul },
   );
-  if (checked.problems.length > 0 || !checked.header || !checked.brain) throw new ImportRejected(checked.problems);
+  if (checked.problems.length > 0 || !checked.header || !checked.brain)
+    throw new ImportRejected(checked.problems, checked.badLines);
   const target = await planImport(
     domain,
     source,

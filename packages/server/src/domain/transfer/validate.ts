@@ -17,8 +17,18 @@ export interface CheckedFile {
   brain: Record<string, unknown> | undefined;
   /** Lines (GraphML: elements) in the file, header and end line included. */
   items: number;
+  /** The first PROBLEMS_KEPT problems, in the file's order. */
   problems: LineProblem[];
+  /** How many lines have a problem, all of them counted. */
+  badLines: number;
 }
+
+/**
+ * Problems kept for the report. Every line is still checked and counted, but a file of millions
+ * of bad lines (a 256 MiB upload of blank lines) must not keep one object per line: the job's
+ * error names the first 100 lines, the CLI prints these.
+ */
+export const PROBLEMS_KEPT = 1_000;
 
 const BRAIN_ID = /^brain_[0-9A-Za-z]{10,64}$/;
 const sectionIndex = new Map(SECTIONS.map((section, index) => [section.kind, index]));
@@ -47,6 +57,13 @@ export async function checkFile(
   options: { refuseNul?: boolean } = {},
 ): Promise<CheckedFile> {
   const problems: LineProblem[] = [];
+  let badLines = 0;
+  let lastBadLine: number | undefined;
+  const report = (line: number, reason: string) => {
+    if (line !== lastBadLine) badLines++;
+    lastBadLine = line;
+    if (problems.length < PROBLEMS_KEPT) problems.push({ line, reason });
+  };
   const ids = new SeenIds();
   const counts: Record<string, number> = {};
   let header: ExportHeader | undefined;
@@ -63,17 +80,18 @@ export async function checkFile(
   for await (const item of lines) {
     last = item.line;
     items++;
-    const problem = (reason: string) => problems.push({ line: item.line, reason });
+    const problem = (reason: string) => report(item.line, reason);
     if (item.error !== undefined) {
       problem(item.error);
       continue;
     }
-    if (item.line === 1) {
+    // The first item, not line 1: a GraphML file on one line has its brain on line 1 too.
+    if (items === 1) {
       const wrong = headerProblem(item.value);
       if (wrong !== undefined) {
         problem(wrong);
         // A file of another format or a newer version: its lines cannot be judged by these rules.
-        return { header: undefined, brain: undefined, items, problems };
+        return { header: undefined, brain: undefined, items, problems, badLines };
       }
       header = item.value as ExportHeader;
       seen.brainId = header.brain_id;
@@ -140,14 +158,10 @@ export async function checkFile(
     for (const reason of reasons) problem(`${record.kind}: ${reason}`);
     if (record.kind === 'brain' && reasons.length === 0) brain = record.data as Record<string, unknown>;
   }
-  if (last === 0) problems.push({ line: 1, reason: 'the file is empty' });
+  if (last === 0) report(1, 'the file is empty');
   else if (header !== undefined && endLine === undefined) {
-    problems.push({
-      line: last + 1,
-      reason: 'the file ends without its end line: it was cut short (an interrupted copy or download?)',
-    });
+    report(last + 1, 'the file ends without its end line: it was cut short (an interrupted copy or download?)');
   }
-  if (header !== undefined && counts.brain === undefined)
-    problems.push({ line: 2, reason: 'the file has no brain record' });
-  return { header, brain, items, problems };
+  if (header !== undefined && counts.brain === undefined) report(2, 'the file has no brain record');
+  return { header, brain, items, problems, badLines };
 }
