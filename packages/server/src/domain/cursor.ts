@@ -18,10 +18,20 @@ export function encodeCursor(position: Position): string {
 /** The position a cursor names; one from another list (another kind of id) is refused too. */
 export function decodeCursor(cursor: string, of: IdPrefix): Position {
   const match = POSITION.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match || !isIdOf(of, match[2] as string)) {
+  if (!match || !isRealInstant(match[1] as string) || !isIdOf(of, match[2] as string)) {
     throw validationError([{ field: 'cursor', reason: 'is not a cursor this list returned' }]);
   }
   return { created_at: match[1] as string, id: match[2] as string };
+}
+
+/**
+ * A time of the cursor's shape that names a real instant, as PostgreSQL reads it: not February
+ * 30th, month 99 or year 0 (which PostgreSQL refused with an error, a 500, where SQLite compared
+ * the text and answered an empty page).
+ */
+function isRealInstant(time: string): boolean {
+  const at = new Date(time);
+  return !Number.isNaN(at.getTime()) && at.toISOString() === time && !time.startsWith('0000');
 }
 
 export interface PageRequest {

@@ -126,6 +126,24 @@ describe('keyset pagination with cursor and next_cursor', () => {
     }
   });
 
+  it('a cursor of the right shape naming no real time (February 30th, month 99, year 0) is a 400 on every list', async () => {
+    const position = (time: string, id: string) => Buffer.from(`${time}|${id}`).toString('base64url');
+    for (const time of ['2026-02-30T10:00:00.000Z', '9999-99-99T99:99:99.999Z', '0000-01-01T00:00:00.000Z']) {
+      for (const [path, id] of [
+        ['/v1/snapshots', 'snap_01M8H3FVYS9Y7ZS52TFGF0368V'],
+        ['/v1/snapshots?tag=x', 'snap_01M8H3FVYS9Y7ZS52TFGF0368V'],
+        [`/v1/edges?brain_id=${key.brainId}`, 'edge_01M8H3FVYS9Y7ZS52TFGF0368V'],
+        ['/v1/memories', 'mem_01M8H3FVYS9Y7ZS52TFGF0368V'],
+        ['/v1/jobs', 'job_01M8H3FVYS9Y7ZS52TFGF0368V'],
+      ] as const) {
+        const sep = path.includes('?') ? '&' : '?';
+        const res = await api.request('GET', `${path}${sep}cursor=${position(time, id)}`, { key });
+        assert.equal(res.status, 400, `${path} ${time}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.error.details.field, 'cursor');
+      }
+    }
+  });
+
   it("a cursor from another list is a 400 naming cursor, not a page of this one's", async () => {
     const snapshots = await api.request('GET', '/v1/snapshots?limit=2&cursor=', { key });
     const edges = await api.request('GET', `/v1/edges?brain_id=${key.brainId}&limit=2&cursor=`, { key });
