@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rm } from 'node:fs/promises';
 import { resolveBrainId } from '../../domain/brains.js';
 import { enqueueJob, getJob } from '../../domain/jobs/index.js';
-import { AppError } from '../../errors.js';
+import { AppError, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { IMPORT_MEDIA_TYPES, mediaTypeOf } from '../import/import-files.js';
 import type { ImportJobInput } from '../../domain/transfer/import-job.js';
 import { registerUploadBody, type UploadedFile } from '../import/upload-body.js';
 import { BrainImportAcceptedEnvelope, BrainImportQuery } from '../schemas/brain-import.js';
 import { responses } from '../schemas/responses.js';
+import { problemsFromAjv } from '../validation.js';
 
 export interface BrainImportOptions {
   /** IMPORT_MAX_BYTES: a larger file is a 413. */
@@ -56,6 +57,12 @@ export const brainImportRoutes: FastifyPluginAsyncTypebox<BrainImportOptions> = 
       // first (the body-size check runs before this).
       preParsing: async (request, _reply, payload) => {
         if (!(mediaTypeOf(request.headers['content-type']) in IMPORT_MEDIA_TYPES)) throw wrongType();
+        // The querystring is validated only after the body is read: check it here first, so that
+        // `?brain_id=a&brain_id=b` (an array) is the schema's 400, not a look-up of an array.
+        const validQuery = request.getValidationFunction('querystring');
+        if (validQuery && !validQuery(request.query)) {
+          throw validationError(problemsFromAjv(validQuery.errors ?? [], new Set()));
+        }
         const { brain_id: brainId } = request.query as { brain_id?: string };
         if (brainId !== undefined) await resolveBrainId(app.domain, request.principal, brainId);
         return payload;
