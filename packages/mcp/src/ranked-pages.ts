@@ -8,6 +8,8 @@ import { SnapgraphError } from '@snapgraph/client';
  * does the same over the best 50 suggestions (SUGGESTIONS_WINDOW, the API's largest limit).
  */
 export const RANKED_WINDOW = 100;
+/** The search API's deepest offset (it reaches its first 10,000 results): search_snapshots pages no further. */
+export const SEARCH_OFFSET_MAX = 9_900;
 export const SUGGESTIONS_WINDOW = 50;
 
 /** The offset a cursor names; a cursor no tool gave is the caller's mistake (BAD_REQUEST), not an outage. */

@@ -2362,7 +2362,7 @@ export interface operations {
                 q: string;
                 /** @description Page size, 1 to 100 (default 10) */
                 limit?: number;
-                /** @description Number of items to skip (default 0) */
+                /** @description Number of results to skip (default 0, at most 9900: search reaches its first 10,000 results) */
                 offset?: number;
                 /** @description Brain to search; default: the key's brain */
                 brain_id?: string;

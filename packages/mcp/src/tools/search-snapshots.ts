@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { run } from '../answer.js';
-import { nextCursor, offsetFrom } from '../ranked-pages.js';
+import { nextCursor, offsetFrom, SEARCH_OFFSET_MAX } from '../ranked-pages.js';
 import { oneLiner } from '../summaries.js';
 import { Cursor, PageSize, SnapshotType } from '../vocabulary.js';
 import type { RegisterTool } from './context.js';
@@ -44,7 +44,7 @@ export const registerSearchSnapshots: RegisterTool = ({ server, client }) => {
               ? { contradicted_by: r.contradicted_by.map((c) => ({ id: c.snapshot_id, name: c.name })) }
               : {}),
           })),
-          next_cursor: nextCursor(offset, page.data.length, page.count),
+          next_cursor: nextCursor(offset, page.data.length, page.count, SEARCH_OFFSET_MAX + 1),
         };
       }),
   );

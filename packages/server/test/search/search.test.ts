@@ -42,6 +42,8 @@ describe('GET /v1/snapshots/search', () => {
       ['q=x&limit=1.5', 'limit'],
       ['q=x&limit=abc', 'limit'],
       ['q=x&offset=-1', 'offset'],
+      // Search reaches its first 10,000 results (design §8): a deeper offset ranked a whole brain.
+      ['q=x&offset=9901', 'offset'],
       ['q=x&type=Opinion', 'type'],
       ['q=x&graph=maybe', 'graph'],
       ['q=x&explain=2', 'explain'],
@@ -176,6 +178,21 @@ describe('GET /v1/snapshots/search', () => {
       assert.match(second.explain.note, new RegExp(`just below ${rewritten.id}`));
       const textOnly = await search('q=okapi&graph=false');
       assert.deepEqual(ids(textOnly), [oldOnly.id, weaker.id], 'without the graph, the words alone');
+    });
+
+    it('a cycle of evolved_from edges (each the newer of the next) still answers, every member once', async () => {
+      const own = await api.newKey();
+      const members = [];
+      for (const n of [1, 2, 3, 4]) members.push(await create({ name: `Wombat rule ${n}`, core: 'Wombat cycle' }, own));
+      for (const [i, newer] of members.entries()) {
+        await link(newer.id, members[(i + 1) % 4]!.id, 'evolved_from', 0.5, own);
+      }
+      for (const query of ['q=wombat', 'q=wombat&offset=9900&limit=100']) {
+        const res = await search(query, own);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.count, 4);
+      }
+      assert.deepEqual(ids(await search('q=wombat', own)).sort(), members.map((m) => m.id).sort());
     });
 
     it('never raises a contradicted snapshot, and surfaces the contradiction', async () => {

@@ -322,11 +322,18 @@ async function rankNewerVersionsFirst(
 }
 
 /**
+ * Passes over the evolved_from edges at most: a chain of versions settles in as many passes as
+ * it is long, and a cycle (A evolved from B, B from A) never does — without a bound, a cycle of
+ * 3,000 snapshots made one search 9 million steps long.
+ */
+const VERSION_PASSES = 64;
+
+/**
  * Puts each newer version in its older one's place and the older just below; chains settle in
- * as many passes as they are long (a cycle stops after that many).
+ * as many passes as they are long (up to VERSION_PASSES; a cycle stops there).
  */
 function settleVersions(candidates: Map<string, Candidate>, edges: Evolution[]): void {
-  for (let pass = 0; pass <= edges.length; pass++) {
+  for (let pass = 0; pass <= Math.min(edges.length, VERSION_PASSES); pass++) {
     let changed = false;
     for (const edge of edges) {
       const newer = candidates.get(edge.source_id) as Candidate;

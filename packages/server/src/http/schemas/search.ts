@@ -1,10 +1,27 @@
 import { Type } from 'typebox';
 import { EdgeTypeSchema } from './edge.js';
-import { Defaulted, Nullable, PageLimit, PageOffset, TagFilter, TrimmedText } from './common.js';
+import { Defaulted, Nullable, PageLimit, TagFilter, TrimmedText } from './common.js';
 import { SNAPSHOT_EXAMPLE } from './examples.js';
 import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
 
 export const SEARCH_QUERY_MAX = 500;
+
+/**
+ * How deep search pages reach: its first 10,000 results (offset at most 9,900, limit at most
+ * 100). Each page ranks every candidate up to offset + limit, so an unbounded offset made one
+ * request rank a whole brain on the event loop (about 1 s at 20,000 matches); a public search API
+ * bounds the window alike, and the list (GET /v1/snapshots, with its cursor) reads a whole brain.
+ */
+export const SEARCH_OFFSET_MAX = 9_900;
+
+const SearchOffset = Defaulted(
+  Type.Integer({
+    minimum: 0,
+    maximum: SEARCH_OFFSET_MAX,
+    default: 0,
+    description: `Number of results to skip (default 0, at most ${SEARCH_OFFSET_MAX}: search reaches its first 10,000 results)`,
+  }),
+);
 
 const Flag = (description: string, fallback: boolean) => Defaulted(Type.Boolean({ default: fallback, description }));
 
@@ -16,7 +33,7 @@ export const SearchQuery = Type.Object({
     ['compounding habits'],
   ),
   limit: PageLimit(100, 10),
-  offset: PageOffset,
+  offset: SearchOffset,
   brain_id: Type.Optional(Type.String({ minLength: 1, description: "Brain to search; default: the key's brain" })),
   type: Type.Optional(SnapshotTypeSchema),
   tag: TagFilter('snapshots'),
