@@ -312,6 +312,18 @@ describe('GET /v1/brains/:id/export and import', () => {
           expect: [/^5: snapshot: created_at /],
         },
         {
+          // A count of a kind Object has (its prototype) is a count like any other, not "[object Object]".
+          name: 'proto-count.jsonl',
+          text: [
+            ...lines.slice(0, -1),
+            lines.at(-1)!.replace('"counts":{', '"counts":{"__proto__":1,"constructor":2,'),
+          ].join('\n'),
+          expect: [
+            /^\d+: the end line counts 1 __proto__ records, the file has 0/,
+            /^\d+: the end line counts 2 constructor records, the file has 0/,
+          ],
+        },
+        {
           name: 'truncated.jsonl',
           text: lines.slice(0, 6).join('\n'),
           expect: [/^7: the file ends without its end line: it was cut short/],

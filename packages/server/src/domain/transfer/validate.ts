@@ -108,12 +108,16 @@ export async function checkFile(
     }
     if (record.kind === END_KIND) {
       endLine = item.line;
-      const expected = record.counts as Record<string, unknown> | undefined;
-      for (const kind of new Set([...Object.keys(expected ?? {}), ...Object.keys(counts)])) {
-        if ((expected?.[kind] ?? 0) !== (counts[kind] ?? 0)) {
-          problem(
-            `the end line counts ${String(expected?.[kind] ?? 0)} ${kind} records, the file has ${counts[kind] ?? 0}`,
-          );
+      const expected = (typeof record.counts === 'object' && record.counts !== null ? record.counts : {}) as Record<
+        string,
+        unknown
+      >;
+      // Own keys only: `{"__proto__": 1}` counts nothing of Object's (it read "[object Object]").
+      const claimed = (kind: string) => (Object.hasOwn(expected, kind) ? expected[kind] : 0);
+      for (const kind of new Set([...Object.keys(expected), ...Object.keys(counts)])) {
+        const found = Object.hasOwn(counts, kind) ? counts[kind] : 0;
+        if (claimed(kind) !== found) {
+          problem(`the end line counts ${JSON.stringify(claimed(kind))} ${kind} records, the file has ${found}`);
         }
       }
       continue;
