@@ -104,6 +104,17 @@ describe('GET /v1/snapshots/search', () => {
     assert.ok(res.body.data[0].score > res.body.data[1].score);
   });
 
+  it('a prefix of fewer than 3 letters, or past the 8th, reads as the word it is', async () => {
+    const own = await api.newKey();
+    const word = await create({ name: 'Ox notes', core: 'An ox pulls the plough' }, own);
+    const longer = await create({ name: 'Oxbow notes', core: 'An oxbow lake forms' }, own);
+    assert.deepEqual(ids(await search('q=ox*', own)), [word.id], 'ox* is the word ox');
+    assert.deepEqual(ids(await search('q=oxb*', own)), [longer.id], 'three letters: a prefix');
+    const eight = ['aaa*', 'bbb*', 'ccc*', 'ddd*', 'eee*', 'fff*', 'ggg*', 'hhh*'].join(' ');
+    assert.deepEqual(ids(await search(`q=${encodeURIComponent(`${eight} oxb*`)}`, own)), [], 'the 9th: the word oxb');
+    assert.deepEqual(ids(await search(`q=${encodeURIComponent(`${eight} oxbow*`)}`, own)), [longer.id]);
+  });
+
   it('stems words, finds prefixes and ranks a phrase above its scattered words', async () => {
     const runs = await create({ name: 'Morning runs', core: 'She runs every morning before work' });
     assert.ok(ids(await search('q=running')).includes(runs.id));

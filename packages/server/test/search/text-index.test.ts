@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { parseQuery } from '../../src/domain/search/query.js';
+import { ftsExpression } from '../../src/store/sqlite/fts-search.js';
 import { seededRandom as seeded } from '../extraction/fixtures.js';
 import { testBackend } from '../helpers/database.js';
 import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
@@ -101,9 +102,12 @@ describe('the in-memory text index (SQLite)', { skip: testBackend !== 'sqlite' }
 
   /** What FTS5 ranks first for the query's words in the key's brain: ids best first, and the count. */
   const ftsRanking = (words: string[], k: TestKey, type?: string) => {
-    const match = parseQuery(words.join(' '))
-      .terms.map((w) => `"${w}"`)
-      .join(' OR ');
+    const query = parseQuery(words.join(' '));
+    // Plain words as the in-memory index reads them; prefixes and phrases as FTS5 is asked them.
+    const match =
+      query.prefixes.length + query.phrases.length > 0
+        ? (ftsExpression({ brainId: k.brainId }, query) as string)
+        : query.terms.map((w) => `"${w}"`).join(' OR ');
     const rows = fts
       .prepare(
         `SELECT r.snapshot_id AS id, -bm25(snapshot_search, 3, 2, 1, 0.5) AS relevance, s.created_at
@@ -262,5 +266,24 @@ describe('the in-memory text index (SQLite)', { skip: testBackend !== 'sqlite' }
     }
     assert.deepEqual(state, { ready: 1, documents: 2_921, builds: 3 });
     await assertRanksAsFts5(60, 'built in a worker');
+  });
+
+  it('ranks prefixes and phrases as FTS5 does: a small brain by its own rows, a large one over the index', async () => {
+    // `key`'s brain (2,921 snapshots) is read over the whole index; `other`'s 150 are sought
+    // row by row (SEEK_BRAIN_MAX): the two ways must rank and count alike.
+    const words = WORDS.filter((w) => /^[a-z]{4,}$/.test(w));
+    for (const k of [key, other]) {
+      for (let i = 0; i < 40; i++) {
+        const parts = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+          const word = pick(words);
+          return random() < 0.5 ? `${word.slice(0, 3 + Math.floor(random() * 2))}*` : `"${word} ${pick(words)}"`;
+        });
+        const expected = ftsRanking(parts, k);
+        const found = await searchText(parts, k);
+        const context = `${k === key ? 'large' : 'small'} brain: ${parts.join(' ')}`;
+        assert.equal(found.count, expected.count, context);
+        assert.deepEqual(found.ids, expected.ids.slice(0, 25), context);
+      }
+    }
   });
 });
