@@ -121,57 +121,70 @@ export class Fts5Search implements TextIndex {
   }
 
   textMatches(scope: SearchScope, query: ParsedQuery, limit: number): TextMatches {
+    return withMatching(this.rank(scope, query, limit), (ids) => this.matchingIn(scope, query, ids));
+  }
+
+  /**
+   * textMatches as plain data, so that a worker thread can answer it (off-thread-fts.ts): the
+   * hits, the count, and the ids read (every match when `complete`).
+   */
+  rank(scope: SearchScope, query: ParsedQuery, limit: number): RankedMatches {
     const match = ftsExpression(scope, query);
-    if (match === undefined) return { hits: [], total: 0, matching: async () => new Set() };
-    const shape = shapeOf(scope);
-    const params = { match, brain: scope.brainId, type: scope.type ?? null, tag: scope.tag ?? null };
-    const { read, total, deeper } = this.db.transaction(() => {
-      const wholeIndex = shape === '+' && this.stmt.soleBrain().pluck().get({ brain: scope.brainId }) === 1;
-      const small =
-        !wholeIndex &&
-        (this.stmt
-          .brainRowsUpTo()
-          .pluck()
-          .get({ brain: scope.brainId, cap: SEEK_BRAIN_MAX + 1 }) as number) <= SEEK_BRAIN_MAX;
-      const text = this.textStatementsOf(scope, small);
+    if (match === undefined) return { hits: [], total: 0, read: [], complete: true };
+    const params = paramsOf(scope, match);
+    const { read, total, complete } = this.db.transaction(() => {
+      const { wholeIndex, text } = this.statementsFor(scope);
       const bestStatement = wholeIndex ? this.stmt.bestOfWholeIndex().raw() : text.best;
       const best = bestStatement.all({ ...params, limit: limit + TIE_SLACK }) as Ranked[];
       // Fewer than asked for: these are all the matches.
-      if (best.length < limit + TIE_SLACK) return { read: best, total: best.length, deeper: undefined };
+      if (best.length < limit + TIE_SLACK) return { read: best, total: best.length, complete: true };
       const floor = (best[limit - 1] as Ranked)[1];
       // Ties with the last hit may go deeper than read (identical texts): read them all.
       if ((best[best.length - 1] as Ranked)[1] >= floor) {
         const all = this.withCreatedAt(text.allMatches.all(params) as [string, number][]);
-        return { read: all, total: all.length, deeper: undefined };
+        return { read: all, total: all.length, complete: true };
       }
       // Counted in SQLite: returning every match's rowid to build a set cost 13.6 ms (p95) a
       // search at 1,000,000 snapshots, the count alone 2.6.
       const count = wholeIndex ? this.stmt.countOfWholeIndex().pluck() : text.countMatches;
-      return {
-        read: best,
-        total: count.get(params) as number,
-        deeper: wholeIndex ? this.stmt.matchingOfWholeIndex().pluck() : text.matchingIds,
-      };
+      return { read: best, total: count.get(params) as number, complete: false };
     })();
     const hits = topByRelevance(read, limit).map(([id, relevance, created_at]) => ({ id, relevance, created_at }));
     hits.sort(
       (a, b) => b.relevance - a.relevance || compareDesc(a.created_at, b.created_at) || compareDesc(a.id, b.id),
     );
-    const known = new Set(read.map(([id]) => id));
-    return {
-      hits: hits.slice(0, limit),
-      total,
-      // Read after the count, outside its transaction: a snapshot written in between may be
-      // found here and not be in `total`, as it would be had the search started a moment later.
-      matching: async (ids) => {
-        const found = new Set(ids.filter((id) => known.has(id)));
-        const unknown = deeper === undefined ? [] : ids.filter((id) => !known.has(id));
-        if (unknown.length > 0) {
-          for (const id of deeper?.all({ ...params, ids: JSON.stringify(unknown) }) as string[]) found.add(id);
-        }
-        return found;
-      },
-    };
+    return { hits: hits.slice(0, limit), total, read: read.map(([id]) => id), complete };
+  }
+
+  /** Which of `ids` match the query in scope (every match walked inside SQLite, not a seek per id). */
+  matchingIn(scope: SearchScope, query: ParsedQuery, ids: string[]): string[] {
+    const match = ftsExpression(scope, query);
+    if (match === undefined || ids.length === 0) return [];
+    const { wholeIndex, text } = this.statementsFor(scope);
+    const deeper = wholeIndex ? this.stmt.matchingOfWholeIndex().pluck() : text.matchingIds;
+    return deeper.all({ ...paramsOf(scope, match), ids: JSON.stringify(ids) }) as string[];
+  }
+
+  /**
+   * Whether the brain is past SEEK_BRAIN_MAX: its FTS5 reads then cost what the whole index
+   * holds (its own, when it is alone there), and search has a worker thread make them.
+   */
+  isLargeBrain(brainId: string): boolean {
+    return this.brainRows(brainId) > SEEK_BRAIN_MAX;
+  }
+
+  private brainRows(brainId: string): number {
+    return this.stmt
+      .brainRowsUpTo()
+      .pluck()
+      .get({ brain: brainId, cap: SEEK_BRAIN_MAX + 1 }) as number;
+  }
+
+  /** The whole index's statements when the brain is all of it; else the scope's, sought or scanned. */
+  private statementsFor(scope: SearchScope) {
+    const wholeIndex = shapeOf(scope) === '+' && this.stmt.soleBrain().pluck().get({ brain: scope.brainId }) === 1;
+    const seek = !wholeIndex && this.brainRows(scope.brainId) <= SEEK_BRAIN_MAX;
+    return { wholeIndex, text: this.textStatementsOf(scope, seek) };
   }
 
   /**
@@ -216,6 +229,45 @@ export class Fts5Search implements TextIndex {
     );
     return rows.map(([id, relevance]) => [id, relevance, created.get(id) as string]);
   }
+}
+
+const paramsOf = (scope: SearchScope, match: string) => ({
+  match,
+  brain: scope.brainId,
+  type: scope.type ?? null,
+  tag: scope.tag ?? null,
+});
+
+/** textMatches' answer as plain data (Fts5Search.rank), as a worker thread can send it. */
+export interface RankedMatches {
+  hits: TextMatches['hits'];
+  total: number;
+  /** The ids of the matches read: every match's when `complete`. */
+  read: string[];
+  complete: boolean;
+}
+
+/**
+ * TextMatches from ranked matches: `matching` answers from the ids read, and asks `deeper` of
+ * the others only when not every match was read. It reads after the count, outside its
+ * transaction: a snapshot written in between may be found here and not be in `total`, as it
+ * would be had the search started a moment later.
+ */
+export function withMatching(
+  ranked: RankedMatches,
+  deeper: (ids: string[]) => string[] | Promise<string[]>,
+): TextMatches {
+  const known = new Set(ranked.read);
+  return {
+    hits: ranked.hits,
+    total: ranked.total,
+    matching: async (ids) => {
+      const found = new Set(ids.filter((id) => known.has(id)));
+      const unknown = ranked.complete ? [] : ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) for (const id of await deeper(unknown)) found.add(id);
+      return found;
+    },
+  };
 }
 
 /**

@@ -15,6 +15,7 @@ import { snapshotJson } from './snapshot-json.js';
 import { LiveTextIndex, SQLITE_FIELD_WEIGHTS } from './text-index/index.js';
 import { InMemoryTextSearch } from './text-index/search.js';
 import { Fts5Search, quoted } from './fts-search.js';
+import { OffThreadFts } from './off-thread-fts.js';
 import { IDS, type TextIndex } from './text-search.js';
 import type { TextIndexEvent } from '../search-store.js';
 
@@ -42,6 +43,8 @@ export class SqliteSearchStore implements SearchStore {
   private readonly index: TextIndex;
   /** FTS5 answers every query: the engine of last resort. */
   private readonly fts: Fts5Search;
+  /** FTS5 for large brains, on a worker thread; none for a database in memory (no file to share). */
+  private readonly offThreadFts: OffThreadFts | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -50,6 +53,7 @@ export class SqliteSearchStore implements SearchStore {
     this.textIndex = new LiveTextIndex(db, { path });
     this.index = new InMemoryTextSearch(db, this.textIndex);
     this.fts = new Fts5Search(db);
+    this.offThreadFts = path !== '' && path !== ':memory:' ? new OffThreadFts(path) : undefined;
     const prepared = lazyStatements(db);
     // `+brain_id`: a brain's index would read the whole brain; the ids are looked up instead.
     this.stmt = {
@@ -100,7 +104,12 @@ export class SqliteSearchStore implements SearchStore {
 
   /** The one place the text engine is chosen: the in-memory index when it can answer, else FTS5. */
   async textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches> {
-    return this.index.textMatches(scope, query, limit) ?? this.fts.textMatches(scope, query, limit);
+    const found = this.index.textMatches(scope, query, limit);
+    if (found) return found;
+    if (this.offThreadFts && this.fts.isLargeBrain(scope.brainId)) {
+      return this.offThreadFts.textMatches(scope, query, limit);
+    }
+    return this.fts.textMatches(scope, query, limit);
   }
 
   /**
@@ -119,9 +128,10 @@ export class SqliteSearchStore implements SearchStore {
     this.textIndex.onEvent(listener);
   }
 
-  /** Stops the in-memory index's upkeep (and any build); the store is closing. */
-  close(): void {
+  /** Stops the in-memory index's upkeep (and any build) and the FTS5 worker; the store is closing. */
+  async close(): Promise<void> {
     this.textIndex.close();
+    await this.offThreadFts?.close();
   }
 
   async holdersOf(brainId: string, words: string[], cap: number): Promise<string[]> {

@@ -76,7 +76,7 @@ export class SqliteStore extends ResourceMethods implements Store {
   async close(): Promise<void> {
     await this.offThread?.close();
     this.writes.flush();
-    this.search.close();
+    await this.search.close();
     if (this.db.open) this.db.close();
   }
 }
