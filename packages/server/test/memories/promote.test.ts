@@ -107,6 +107,15 @@ describe('memory promotion', () => {
     const again = await promote(memory.id);
     assert.equal(again.status, 200);
     assert.deepEqual(again.body.data.snapshots, first.body.data.snapshots);
+
+    // The copy of the memory names the copies of its snapshots, and they name it.
+    const copies = await api.request('GET', `/v1/memories?brain_id=${other}`, { key });
+    const copy = copies.body.data[0] as { id: string; promoted_to: string };
+    const copied = await promote(copy.id);
+    assert.equal(copied.status, 200, JSON.stringify(copied.body));
+    assert.equal(copied.body.data.snapshots.length, first.body.data.snapshots.length);
+    assert.equal(copied.body.data.snapshots[0].id, copy.promoted_to);
+    for (const snapshot of copied.body.data.snapshots) assert.equal(snapshot.source_id, copy.id);
   });
 
   it('two promotions racing make the snapshots once: one 201, one 200 with the same snapshots', async () => {
@@ -215,6 +224,22 @@ describe('memory promotion', () => {
     assert.equal(anew.status, 201, 'a memory whose snapshots are all gone can be promoted again');
     assert.equal(anew.body.data.memory.promoted_to, anew.body.data.snapshots[0].id);
     assert.equal((await read()).promoted_to, anew.body.data.snapshots[0].id);
+  });
+
+  it('the snapshots of one promotion deleted at once leave promoted_to null, never naming one of them', async () => {
+    for (let round = 0; round < 5; round++) {
+      const memory = await remember({ content: TWO_INSIGHTS });
+      const promoted = (await promote(memory.id)).body.data;
+      const deletes = await Promise.all(
+        promoted.snapshots.map((s: { id: string }) => api.request('DELETE', `/v1/snapshots/${s.id}`, { key })),
+      );
+      assert.deepEqual(
+        deletes.map((d) => d.status),
+        promoted.snapshots.map(() => 200),
+      );
+      const read = await api.request('GET', `/v1/memories/${memory.id}`, { key });
+      assert.equal(read.body.data.promoted_to, null, `round ${round}`);
+    }
   });
 
   it('deleting a snapshot another account promoted into leaves that memory alone', async () => {

@@ -35,10 +35,16 @@ const SQL = {
   countTagged: `SELECT count(*)::int AS n FROM snapshots WHERE ${TAGGED}`,
   updateSnapshot: `UPDATE snapshots SET ${snapshotUpdateColumns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
     WHERE id = $1 AND account_id = $2`,
-  // One statement, so one transaction: the snapshot (its edges by ON DELETE CASCADE) and, for a
-  // snapshot a memory was promoted into, that memory's promoted_to moved to the next snapshot of
-  // the promotion or null, its updated_at to $3 (or 1 ms past its own, should that be later).
-  // The subquery still sees the deleted row (one snapshot of the data per statement), hence <>.
+  // The memory promoted into the snapshot, locked before the delete: two deletes of one
+  // promotion's snapshots at once would each see the other's snapshot still there, and the
+  // second could move promoted_to onto the first's deleted one.
+  lockPromotion: `SELECT m.id FROM memories m JOIN snapshots s ON s.source_id = m.id AND s.account_id = m.account_id
+    WHERE s.id = $1 AND s.account_id = $2 AND s.source_type = 'memory' FOR UPDATE OF m`,
+  // One statement, after that lock (with a snapshot of the data taken after it): the snapshot
+  // (its edges by ON DELETE CASCADE) and, for a snapshot a memory was promoted into, that
+  // memory's promoted_to moved to the next snapshot of the promotion or null, its updated_at to
+  // $3 (or 1 ms past its own, should that be later). The subquery still sees the deleted row
+  // (one snapshot of the data per statement), hence <>.
   deleteSnapshot: `WITH gone AS (
       DELETE FROM snapshots WHERE id = $1 AND account_id = $2 RETURNING id, account_id, source_type, source_id
     ), repointed AS (
@@ -119,6 +125,10 @@ export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implem
   }
 
   async deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean> {
-    return (await this.count('deleteSnapshot', [id, accountId, at])) > 0;
+    return this.transaction(async (client) => {
+      await this.rows('lockPromotion', [id, accountId], client);
+      const gone = await this.one<{ n: number }>('deleteSnapshot', [id, accountId, at], client);
+      return (gone?.n ?? 0) > 0;
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { isIdOf } from '../../../ids.js';
 import { Type } from 'typebox';
 import { SNAPSHOT_COLUMNS } from '../../../store/columns.js';
 import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
@@ -71,7 +72,20 @@ export const snapshotSection: Section = {
   toRows: (record, target) => [
     {
       shape,
-      row: { ...record, id: target.mapId(record.id as string), brain_id: target.brainId, account_id: target.accountId },
+      row: {
+        ...record,
+        id: target.mapId(record.id as string),
+        brain_id: target.brainId,
+        account_id: target.accountId,
+        // A promotion's snapshot names its memory, which the file's memories section renames
+        // alike: promotion finds its snapshots by it, and promoted_to moves along them.
+        source_id: promotedFrom(record) ? target.mapId(record.source_id as string) : record.source_id,
+      },
     },
   ],
 };
+
+/** Whether the snapshot was made by promoting a memory: its source_id is that memory's id. */
+function promotedFrom(record: Record<string, unknown>): boolean {
+  return record.source_type === 'memory' && typeof record.source_id === 'string' && isIdOf('mem', record.source_id);
+}
