@@ -225,6 +225,19 @@ describe('POST /v1/brains/import (design §15.3)', () => {
     assert.equal(job.error.error.details.length, 100);
   });
 
+  it('counts a line once though the end of the file names it again (no brain record)', async () => {
+    const key = await target.newKey();
+    const lines = exported.trimEnd().split('\n');
+    const end = JSON.stringify({ kind: 'end', counts: { brain: 1 } });
+    const job = await imported(target, key, [lines[0], 'not json', end].join('\n'));
+    assert.equal(job.status, 'failed');
+    assert.equal(job.error.error.message, 'the file has 2 bad line(s); nothing was imported');
+    assert.deepEqual(
+      job.error.error.details.map((d: { line: number }) => d.line),
+      [2, 3],
+    );
+  });
+
   const GRAPHML = { 'content-type': 'application/graphml+xml' };
 
   it('GraphML written on one line imports as the file it was', async () => {

@@ -162,8 +162,13 @@ export async function* graphmlLines(
     failed = true;
   };
   parser.on('error', (err) => fail(`not well-formed GraphML: ${err.message}`));
+  // The parser holds text (a value, an attribute, a tag) until the `<` or `>` that ends it and
+  // says nothing meanwhile: what it was given since its last event is what it holds. (One
+  // handler an event: saxes replaces a handler set twice.)
+  let unparsed = 0;
   let depth = 0;
   parser.on('opentag', (tag) => {
+    unparsed = 0;
     if (failed) return;
     if (++depth > GRAPHML_LIMITS.depth) {
       fail(`elements nested more than ${GRAPHML_LIMITS.depth} deep: not a GraphML graph Snapgraph can read`);
@@ -211,6 +216,7 @@ export async function* graphmlLines(
     }
   });
   parser.on('text', (t) => {
+    unparsed = 0;
     if (dataKey === undefined || failed) return;
     dataText += t;
     if (dataText.length > GRAPHML_LIMITS.valueCharacters) {
@@ -220,6 +226,7 @@ export async function* graphmlLines(
   });
   let lastLine = 1;
   parser.on('closetag', (tag) => {
+    unparsed = 0;
     depth--;
     if (failed) return;
     lastLine = parser.line;
@@ -245,7 +252,11 @@ export async function* graphmlLines(
   for await (const chunk of stream as AsyncIterable<string>) {
     position.bytesRead = stream.bytesRead;
     text?.(chunk);
+    unparsed += chunk.length;
     if (!failed) parser.write(chunk);
+    if (unparsed > GRAPHML_LIMITS.valueCharacters) {
+      fail(`a value, attribute or tag longer than ${GRAPHML_LIMITS.valueCharacters} characters`);
+    }
     yield* out.splice(0);
   }
   if (!failed) parser.close();

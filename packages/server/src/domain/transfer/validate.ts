@@ -63,9 +63,13 @@ export async function checkFile(
   const problems: LineProblem[] = [];
   let badLines = 0;
   let lastBadLine: number | undefined;
+  // Lines come in order, so a line already counted is the last one, or (the checks at the end of
+  // the file name line 2) one of the first few, which are all kept.
+  const counted = new Set<number>();
   const report = (line: number, reason: string) => {
-    if (line !== lastBadLine) badLines++;
+    if (line !== lastBadLine && !counted.has(line)) badLines++;
     lastBadLine = line;
+    if (counted.size < PROBLEMS_KEPT) counted.add(line);
     if (problems.length < PROBLEMS_KEPT) problems.push({ line, reason });
   };
   const ids = new SeenIds();
