@@ -26,16 +26,21 @@ export interface CountedPage<T> {
   count: number;
 }
 
+/**
+ * Pages by offset until the last, or until `maxOffset`, the deepest offset the list takes
+ * (search reaches its first 10,000 results: its offset goes to 9,900).
+ */
 export async function* offsetPages<P extends CountedPage<unknown>>(
   fetchPage: (offset: number) => Promise<P>,
   start = 0,
+  maxOffset = Number.MAX_SAFE_INTEGER,
 ): AsyncGenerator<P, void, undefined> {
   let offset = start;
   for (;;) {
     const page = await fetchPage(offset);
     yield page;
     offset += page.data.length;
-    if (page.data.length === 0 || offset >= page.count) return;
+    if (page.data.length === 0 || offset >= page.count || offset > maxOffset) return;
   }
 }
 

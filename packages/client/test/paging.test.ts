@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SnapgraphClient } from '../src/index.js';
+import { offsetPages } from '../src/paging.js';
+import { SEARCH_OFFSET_MAX } from '../src/resources/snapshots.js';
 import { countingFetch, startLiveServer, type LiveServer } from './live-server.js';
 
 describe('pages as async iterators', () => {
@@ -63,5 +65,23 @@ describe('pages as async iterators', () => {
     for await (const brain of sg.brains.iterate({ limit: 2 })) brains.push(brain.id);
     assert.equal(brains.length, 3);
     assert.ok(brains.includes(brainId));
+  });
+});
+
+describe('offset pages stop at the deepest offset a list takes', () => {
+  it('search pages end at offset 9,900 (the service reaches its first 10,000 results), not at a 400', async () => {
+    const offsets: number[] = [];
+    const pages = offsetPages(
+      async (offset) => {
+        offsets.push(offset);
+        return { data: Array.from({ length: 100 }, (_, i) => offset + i), count: 12_000 };
+      },
+      0,
+      SEARCH_OFFSET_MAX,
+    );
+    let results = 0;
+    for await (const page of pages) results += page.data.length;
+    assert.equal(results, 10_000);
+    assert.equal(offsets.at(-1), 9_900);
   });
 });

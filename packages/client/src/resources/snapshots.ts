@@ -15,6 +15,9 @@ import type {
   WriteOptions,
 } from '../types.js';
 
+/** The deepest offset search takes (the service reaches its first 10,000 results). */
+export const SEARCH_OFFSET_MAX = 9_900;
+
 export interface SearchOptions extends CallOptions {
   /** Ask the service even when a cached answer is still fresh (the answer is cached again). */
   fresh?: boolean;
@@ -91,9 +94,12 @@ export class Snapshots {
     });
   }
 
-  /** Every result of a search, page by page (by offset: search has no cursor). */
+  /**
+   * Every result of a search, page by page (by offset: search has no cursor), up to its first
+   * 10,000 results: the deepest the service's search reaches.
+   */
   searchPages(query: Omit<SearchQuery, 'offset'>, options: SearchOptions = {}) {
-    return offsetPages((offset) => this.search({ ...query, offset }, options));
+    return offsetPages((offset) => this.search({ ...query, offset }, options), 0, SEARCH_OFFSET_MAX);
   }
 
   /** The results of a search one by one, best first. */
