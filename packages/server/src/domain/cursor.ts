@@ -30,8 +30,11 @@ export function decodeCursor(cursor: string, of: IdPrefix): Position {
  * the text and answered an empty page).
  */
 function isRealInstant(time: string): boolean {
-  const at = new Date(time);
-  return !Number.isNaN(at.getTime()) && at.toISOString() === time && !time.startsWith('0000');
+  // A leap second (23:59:60, which an import may have stored as text and PostgreSQL reads as the
+  // next second) is checked as the second before it: JavaScript's Date has none.
+  const checked = time.replace(/:60(\.\d{3}Z)$/, ':59$1');
+  const at = new Date(checked);
+  return !Number.isNaN(at.getTime()) && at.toISOString() === checked && !time.startsWith('0000');
 }
 
 export interface PageRequest {

@@ -144,6 +144,13 @@ describe('keyset pagination with cursor and next_cursor', () => {
     }
   });
 
+  it('a cursor at a leap second (an imported time) is a position, not a 400', async () => {
+    const cursor = Buffer.from('2016-12-31T23:59:60.000Z|snap_01M8H3FVYS9Y7ZS52TFGF0368V').toString('base64url');
+    const res = await api.request('GET', `/v1/snapshots?cursor=${cursor}`, { key });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.data, [], 'every snapshot here is newer');
+  });
+
   it("a cursor from another list is a 400 naming cursor, not a page of this one's", async () => {
     const snapshots = await api.request('GET', '/v1/snapshots?limit=2&cursor=', { key });
     const edges = await api.request('GET', `/v1/edges?brain_id=${key.brainId}&limit=2&cursor=`, { key });

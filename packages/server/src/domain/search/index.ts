@@ -324,7 +324,8 @@ async function rankNewerVersionsFirst(
 /**
  * Passes over the evolved_from edges at most: a chain of versions settles in as many passes as
  * it is long, and a cycle (A evolved from B, B from A) never does — without a bound, a cycle of
- * 3,000 snapshots made one search 9 million steps long.
+ * 3,000 snapshots made one search 9 million steps long. A history of more than 64 versions that
+ * all match, its edges read in an unlucky order, may settle only partly.
  */
 const VERSION_PASSES = 64;
 

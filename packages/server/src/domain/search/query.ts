@@ -8,12 +8,13 @@ const STOP_WORDS = new Set(eng);
 const MAX_PARTS = 64;
 const WORD = /[\p{L}\p{N}]+/gu;
 /**
- * A prefix shorter than this reads as the word it is: `a*` stands for most words of every brain
- * on the server, and a full-text engine merges the postings of each word it begins before it
- * can keep the caller's (36 one-letter prefixes cost 2.8 s a search at 100,000 snapshots in
- * another account), for no precision.
+ * A prefix shorter than this, in bytes of UTF-8, reads as the word it is: `a*` stands for most
+ * words of every brain on the server, and a full-text engine merges the postings of each word it
+ * begins before it can keep the caller's (36 one-letter prefixes cost 2.8 s a search at 100,000
+ * snapshots in another account), for no precision. Bytes, not letters: three Latin letters, two
+ * Greek or Cyrillic ones, or one Chinese character (a word in itself) make a prefix.
  */
-export const PREFIX_MIN = 3;
+export const PREFIX_MIN_BYTES = 3;
 /** Prefixes kept in one query, for the same cost; the ones after read as words. */
 export const MAX_PREFIXES = 8;
 
@@ -45,7 +46,7 @@ export function parseQuery(q: string): ParsedQuery {
   return parsed;
 
   function addWord(word: string, prefix: boolean): void {
-    if (prefix && (word.length < PREFIX_MIN || parsed.prefixes.length >= MAX_PREFIXES)) {
+    if (prefix && (Buffer.byteLength(word) < PREFIX_MIN_BYTES || parsed.prefixes.length >= MAX_PREFIXES)) {
       addWord(word, false);
     } else if (prefix) {
       if (keep('prefix', word)) parsed.prefixes.push(word);
