@@ -48,12 +48,15 @@ describe('jsonLines', () => {
 
   it('a line longer than many chunks is one line, parsed', async () => {
     writeFileSync(file, `{"kind":"x","data":"${'y'.repeat(10_000)}"}\r\n{"kind":"end"}`);
-    const parsed = [];
-    for await (const line of jsonLines(file, { bytesRead: 0 }, undefined, 7)) parsed.push(line);
+    const parsed: { kind: string; data?: string }[] = [];
+    for await (const line of jsonLines(file, { bytesRead: 0 }, undefined, 7)) {
+      assert.equal(line.error, undefined);
+      if (line.error === undefined) parsed.push(line.value as { kind: string; data?: string });
+    }
     assert.deepEqual(
-      parsed.map((line) => (line.value as { kind: string }).kind),
+      parsed.map((record) => record.kind),
       ['x', 'end'],
     );
-    assert.equal(((parsed[0]?.value as { data: string }).data ?? '').length, 10_000);
+    assert.equal(parsed[0]?.data?.length, 10_000);
   });
 });
