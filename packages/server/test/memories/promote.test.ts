@@ -3,6 +3,8 @@
 // idempotent: promoting again answers 200 with the same snapshots and creates nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { testBackend } from '../helpers/database.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import { waitForJob } from '../jobs/support.js';
 
@@ -241,6 +243,46 @@ describe('memory promotion', () => {
       assert.equal(read.body.data.promoted_to, null, `round ${round}`);
     }
   });
+
+  it(
+    'PostgreSQL: two deletes of one promotion held up together by a lock on the memory leave promoted_to null',
+    { skip: testBackend !== 'postgres' && 'the race is between PostgreSQL transactions' },
+    async () => {
+      // The memory's row is held while both deletes start: without the lock the delete takes on
+      // the memory first, one delete waits on that row with a view of the data in which the other
+      // snapshot still exists, and moves promoted_to onto it after the other has deleted it.
+      const memory = await remember({ content: TWO_INSIGHTS, brain_id: await newBrain() });
+      const promoted = (await promote(memory.id)).body.data;
+      assert.equal(promoted.snapshots.length, 2);
+      const holder = new pg.Client({ connectionString: api.databasePath });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM memories WHERE id = $1 FOR UPDATE', [memory.id]);
+        const deletes = Promise.all(
+          promoted.snapshots.map((s: { id: string }) => api.request('DELETE', `/v1/snapshots/${s.id}`, { key })),
+        );
+        const waiting = async () =>
+          (
+            await holder.query(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+          ).rows[0].n as number;
+        for (let i = 0; i < 400 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+        // Time for the second delete to reach the lock too (or, without it, to finish).
+        await new Promise((r) => setTimeout(r, 300));
+        await holder.query('COMMIT');
+        assert.deepEqual(
+          (await deletes).map((d) => d.status),
+          [200, 200],
+        );
+      } finally {
+        await holder.end();
+      }
+      const read = await api.request('GET', `/v1/memories/${memory.id}`, { key });
+      assert.equal(read.body.data.promoted_to, null);
+    },
+  );
 
   it('deleting a snapshot another account promoted into leaves that memory alone', async () => {
     const memory = await remember({ content: FOX });
