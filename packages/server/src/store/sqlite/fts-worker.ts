@@ -12,7 +12,7 @@ db.pragma('busy_timeout = 5000');
 const fts = new Fts5Search(db);
 
 parentPort?.on('message', (request: FtsRequest) => {
-  if (request.kind === 'close') {
+  if ('close' in request) {
     db.close();
     parentPort?.close();
     return;

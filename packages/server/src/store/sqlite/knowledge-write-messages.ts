@@ -1,6 +1,6 @@
 import type { KnowledgeWrite } from '../knowledge-store.js';
+import type { WorkerAnswer, WorkerRequest } from './worker-calls.js';
 
 /** What OffThreadWrites sends its worker (knowledge-write-worker.ts), and what it answers. */
-export type WriteRequest = { id: number; accountId: string; write: KnowledgeWrite } | { id: number; close: true };
-export type WriteAnswer =
-  { id: number; edges: unknown[] } | { id: number; error: { message: string; name: string; code?: string } };
+export type WriteRequest = WorkerRequest<{ accountId: string; write: KnowledgeWrite }>;
+export type WriteAnswer = WorkerAnswer<{ edges: unknown[] }>;

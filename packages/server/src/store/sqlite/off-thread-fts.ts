@@ -1,17 +1,15 @@
-import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../module-worker.js';
 import type { ParsedQuery, SearchScope, TextMatches } from '../search-store.js';
 import { withMatching, type RankedMatches } from './fts-search.js';
+import { WorkerCalls, type WorkerAnswer, type WorkerRequest } from './worker-calls.js';
 
-/** What OffThreadFts sends its worker (fts-worker.ts), and what it answers. */
-type FtsQuestion =
+type FtsCall =
   | { kind: 'rank'; scope: SearchScope; query: ParsedQuery; limit: number }
   | { kind: 'matching'; scope: SearchScope; query: ParsedQuery; ids: string[] };
-export type FtsRequest = (FtsQuestion & { id: number }) | { id: number; kind: 'close' };
-export type FtsAnswer =
-  | { id: number; ranked: RankedMatches }
-  | { id: number; ids: string[] }
-  | { id: number; error: { message: string; name: string; code?: string | undefined } };
+type FtsResult = { ranked: RankedMatches } | { ids: string[] };
+/** What OffThreadFts sends its worker (fts-worker.ts), and what it answers. */
+export type FtsRequest = WorkerRequest<FtsCall>;
+export type FtsAnswer = WorkerAnswer<FtsResult>;
 
 /**
  * FTS5's queries for brains past SEEK_BRAIN_MAX (fts-search.ts), made by a worker thread with a
@@ -23,62 +21,25 @@ export type FtsAnswer =
  * such query and stays; one query at a time.
  */
 export class OffThreadFts {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (answer: FtsAnswer) => void; reject: (e: Error) => void }>();
+  private readonly calls: WorkerCalls<FtsCall, FtsResult>;
 
-  constructor(private readonly path: string) {}
+  constructor(path: string) {
+    this.calls = new WorkerCalls(
+      () => moduleWorker(import.meta.url, 'fts-worker', { path }),
+      'the full-text search worker',
+    );
+  }
 
   async textMatches(scope: SearchScope, query: ParsedQuery, limit: number): Promise<TextMatches> {
-    const answer = await this.ask({ kind: 'rank', scope, query, limit });
-    const ranked = (answer as { ranked: RankedMatches }).ranked;
+    const { ranked } = (await this.calls.call({ kind: 'rank', scope, query, limit })) as { ranked: RankedMatches };
     return withMatching(ranked, async (ids) => {
-      const found = await this.ask({ kind: 'matching', scope, query, ids });
-      return (found as { ids: string[] }).ids;
+      const found = (await this.calls.call({ kind: 'matching', scope, query, ids })) as { ids: string[] };
+      return found.ids;
     });
   }
 
-  /** Stops the worker (the store is closing); queries under way fail. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    this.worker = undefined;
-    worker.ref();
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage({ id: 0, kind: 'close' } satisfies FtsRequest);
-    await exited;
-  }
-
-  private ask(request: FtsQuestion): Promise<FtsAnswer> {
-    const worker = this.started();
-    const id = this.nextId++;
-    return new Promise<FtsAnswer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ ...request, id } satisfies FtsRequest);
-    });
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = moduleWorker(import.meta.url, 'fts-worker', { path: this.path });
-    worker.unref();
-    worker.on('message', (answer: FtsAnswer) => {
-      const waiting = this.pending.get(answer.id);
-      if (!waiting) return;
-      this.pending.delete(answer.id);
-      if (this.pending.size === 0) worker.unref();
-      if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), answer.error));
-      else waiting.resolve(answer);
-    });
-    const failAll = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', failAll);
-    worker.on('exit', (code) => failAll(new Error(`the full-text search worker exited (${code})`)));
-    this.worker = worker;
-    return worker;
+  /** Waits for the queries under way, then stops the worker (the store is closing). */
+  close(): Promise<void> {
+    return this.calls.close();
   }
 }

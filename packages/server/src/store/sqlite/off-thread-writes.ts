@@ -1,9 +1,8 @@
-import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../module-worker.js';
 import type { Edge } from '../../model.js';
 import type { KnowledgeWrite } from '../knowledge-store.js';
-import type { WriteAnswer, WriteRequest } from './knowledge-write-messages.js';
 import type { SqliteOptions } from './open-database.js';
+import { WorkerCalls } from './worker-calls.js';
 
 /**
  * Rows (snapshots, entries, edges, memories, captures) from which a run is written off the event
@@ -34,63 +33,22 @@ export function rowsOf(write: KnowledgeWrite): number {
  * as it would behind another process. The worker starts at the first large write and stays.
  */
 export class OffThreadWrites {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (edges: Edge[]) => void; reject: (e: Error) => void }>();
-  private readonly underWay = new Set<Promise<Edge[]>>();
+  private readonly calls: WorkerCalls<{ accountId: string; write: KnowledgeWrite }, { edges: unknown[] }>;
 
-  constructor(
-    private readonly path: string,
-    private readonly options: SqliteOptions,
-  ) {}
+  constructor(path: string, options: SqliteOptions) {
+    this.calls = new WorkerCalls(
+      () => moduleWorker(import.meta.url, 'knowledge-write-worker', { path, options }),
+      'the knowledge write worker',
+    );
+  }
 
-  write(accountId: string, write: KnowledgeWrite): Promise<{ edges: Edge[] }> {
-    const worker = this.started();
-    const id = this.nextId++;
-    const written = new Promise<Edge[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ id, accountId, write } satisfies WriteRequest);
-    });
-    this.underWay.add(written);
-    const forget = () => this.underWay.delete(written);
-    written.then(forget, forget);
-    return written.then((edges) => ({ edges }));
+  async write(accountId: string, write: KnowledgeWrite): Promise<{ edges: Edge[] }> {
+    const { edges } = await this.calls.call({ accountId, write });
+    return { edges: edges as Edge[] };
   }
 
   /** Waits for the writes under way, then closes the worker's connection. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    await Promise.allSettled(this.underWay);
-    this.worker = undefined;
-    // Held until it has exited: a process otherwise idle would end before the promise settles.
-    worker.ref();
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage({ id: 0, close: true } satisfies WriteRequest);
-    await exited;
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = moduleWorker(import.meta.url, 'knowledge-write-worker', { path: this.path, options: this.options });
-    worker.unref();
-    worker.on('message', (answer: WriteAnswer) => {
-      const waiting = this.pending.get(answer.id);
-      if (!waiting) return;
-      this.pending.delete(answer.id);
-      if (this.pending.size === 0) worker.unref();
-      if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error.message), answer.error));
-      else waiting.resolve(answer.edges as Edge[]);
-    });
-    const failAll = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', failAll);
-    worker.on('exit', (code) => failAll(new Error(`the knowledge write worker exited (${code})`)));
-    this.worker = worker;
-    return worker;
+  close(): Promise<void> {
+    return this.calls.close();
   }
 }
