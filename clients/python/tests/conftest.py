@@ -28,6 +28,12 @@ def key(server: Server) -> Key:
 
 
 @pytest.fixture()
+def free_key(server: Server) -> Key:
+    """A Free key of a new account: its own rate-limit windows, untouched by other tests."""
+    return server.make_key("free")
+
+
+@pytest.fixture()
 def client(server: Server, key: Key) -> Iterator[Snapgraph]:
     with Snapgraph(base_url=server.url, api_key=key.key) as made:
         yield made

@@ -89,8 +89,7 @@ def start(tmp: Path) -> tuple[Server, str | None]:
     }
     server = Server(url=f"http://127.0.0.1:{port}", database_url=database_url, env=env)
     server.cli("migrate")
-    # Keys made before the server starts: on SQLite the CLI and the server share the file.
-    server.keys = {plan: server.make_key(plan) for plan in ("enterprise", "free")}
+    server.keys = {"enterprise": server.make_key("enterprise")}
     log = open(tmp / "server.log", "wb")
     server.process = subprocess.Popen(["node", str(CLI), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60

@@ -20,7 +20,8 @@ def test_create_get_update_delete(client: Snapgraph, brain_id: str) -> None:
     )
     assert isinstance(made, Snapshot)
     assert made.id.startswith("snap_") and made.brain_id == brain_id
-    assert (made.type, made.story, made.tags, made.confidence) == ("Principle", "Reading ten pages a day.", ["habits"], 0.5)
+    assert (made.type, made.story, made.tags) == ("Principle", "Reading ten pages a day.", ["habits"])
+    assert made.confidence == 0.5
 
     assert client.snapshots.get(made.id) == made
 
@@ -64,15 +65,15 @@ def test_search_finds_it_with_id_and_score(client: Snapgraph, brain_id: str) -> 
 
 def test_search_all_pages_by_offset(client: Snapgraph, brain_id: str) -> None:
     word = f"heron{secrets.token_hex(3)}"
-    made = {client.snapshots.create(name=f"{word} note {n}", core=f"{word} wades.", brain_id=brain_id).id for n in range(5)}
+    made = {client.snapshots.create(name=f"{word} {n}", core=f"{word} wades.", brain_id=brain_id).id for n in range(5)}
     pager = client.snapshots.search_all(word, brain_id=brain_id, limit=2)
     assert [len(p.data) for p in pager.pages()] == [2, 2, 1]
     assert {r.id for r in pager} == made
 
 
 def test_suggestions_name_a_related_snapshot(client: Snapgraph, brain_id: str) -> None:
-    a = client.snapshots.create(name="Arctic fox winter coat", core="The arctic fox turns white in winter.", brain_id=brain_id)
-    b = client.snapshots.create(name="Arctic fox winter hunting", core="The arctic fox hunts under winter snow.", brain_id=brain_id)
+    a = client.snapshots.create(name="Arctic fox winter coat", core="It turns white in winter.", brain_id=brain_id)
+    b = client.snapshots.create(name="Arctic fox winter hunting", core="It hunts under snow.", brain_id=brain_id)
     suggested = client.snapshots.suggestions(a.id)
     assert [s.target_id for s in suggested] == [b.id]
     assert suggested[0].source_id == a.id and suggested[0].reason
