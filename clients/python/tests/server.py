@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 SERVER_DIR = REPO / "packages" / "server"
@@ -65,11 +66,17 @@ def postgres(sql: str, url: str = POSTGRES_ADMIN_URL) -> None:
 
 
 def database(tmp: Path) -> tuple[str, str | None]:
-    """The DATABASE_URL for this session, and the PostgreSQL database to drop afterwards."""
+    """The DATABASE_URL for this session, and the PostgreSQL database to drop afterwards. Without
+    PostgreSQL the session's tests are skipped with a notice, except under CI=true."""
     if os.environ.get("SNAPGRAPH_TEST_BACKEND") != "postgres":
         return str(tmp / "snapgraph.db"), None
     name = f"sg_python_{secrets.token_hex(6)}"
-    postgres(f'CREATE DATABASE "{name}"')
+    try:
+        postgres(f'CREATE DATABASE "{name}"')
+    except subprocess.CalledProcessError:
+        if os.environ.get("CI") in ("true", "1"):
+            raise
+        pytest.skip(f"NOTICE: PostgreSQL does not answer at {POSTGRES_ADMIN_URL}: the PostgreSQL run is SKIPPED")
     base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
     return f"{base}/{name}", name
 
