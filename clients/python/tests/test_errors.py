@@ -91,6 +91,7 @@ def test_the_client_follows_the_waits_and_stops_after_max_retries() -> None:
     sent: list[float] = []
 
     def always_limited(request: httpx.Request) -> httpx.Response:
+        assert request.headers["authorization"] == "Bearer sg_x" and request.url.path == "/v1/snapshots/snap_x"
         sent.append(time.monotonic())
         body = {"error": {"code": "RATE_LIMITED", "message": "slow down"}, "request_id": "req_x"}
         return httpx.Response(429, json=body)
@@ -101,5 +102,7 @@ def test_the_client_follows_the_waits_and_stops_after_max_retries() -> None:
         with pytest.raises(RateLimitError) as caught:
             limited.snapshots.get("snap_x")
     assert len(sent) == 4 and caught.value.request_id == "req_x"
+    # A lent httpx client is left as it was (and open: it is the caller's to close).
+    assert "authorization" not in http.headers and not http.is_closed
     gaps = [later - earlier for earlier, later in zip(sent, sent[1:])]
     assert gaps[0] >= 0.05 and gaps[1] >= 0.1 and gaps[2] >= 0.1

@@ -28,16 +28,17 @@ def base_headers(api_key: str, headers: Mapping[str, str] | None) -> dict[str, s
     return {"user-agent": USER_AGENT, **(headers or {}), "authorization": f"Bearer {api_key}"}
 
 
-def request_args(call: Call[Any], accept: str = "application/json") -> dict[str, Any]:
-    """The arguments of ``httpx.Client.request`` for a call (the same for sync and async)."""
-    headers = {"accept": accept}
+def request_args(base_url: str, headers: Mapping[str, str], call: Call[Any], accept: str) -> dict[str, Any]:
+    """The arguments of ``build_request`` for a call (the same for sync and async). The address and
+    headers go with each request, so that an ``http_client`` lent by the caller is left as it was."""
+    headers = {**headers, "accept": accept}
     # The same key goes with every 429 retry of the call: the server checks it only for
     # admitted requests, so a retry is the first time it sees it.
     if call.idempotency_key is not None:
         headers["idempotency-key"] = call.idempotency_key
     if call.respond_async:
         headers["prefer"] = "respond-async"
-    args: dict[str, Any] = {"method": call.method, "url": call.path, "headers": headers}
+    args: dict[str, Any] = {"method": call.method, "url": f"{base_url}{call.path}", "headers": headers}
     query = {name: _query_text(value) for name, value in call.query.items() if value is not None}
     if query:
         args["params"] = query
@@ -96,9 +97,8 @@ class SyncTransport:
         self.retry = retry
         self.sleep = sleep
         self._own_client = http_client is None
+        self.headers = base_headers(api_key, headers)
         self.http = http_client or httpx.Client(timeout=timeout)
-        self.http.base_url = httpx.URL(self.base_url)
-        self.http.headers.update(base_headers(api_key, headers))
 
     def run(self, call: Call[T]) -> T:
         response = self.send(call)
@@ -106,7 +106,7 @@ class SyncTransport:
 
     def send(self, call: Call[Any], accept: str = "application/json", stream: bool = False) -> httpx.Response:
         """Sends the call, waits out 429s, raises any other error; a streamed answer is the caller's to close."""
-        request = self.http.build_request(**request_args(call, accept))
+        request = self.http.build_request(**request_args(self.base_url, self.headers, call, accept))
         for retry in range(self.retry.max_retries + 1):
             try:
                 response = self.http.send(request, stream=stream)
@@ -154,16 +154,15 @@ class AsyncTransport:
         self.retry = retry
         self.sleep = sleep
         self._own_client = http_client is None
+        self.headers = base_headers(api_key, headers)
         self.http = http_client or httpx.AsyncClient(timeout=timeout)
-        self.http.base_url = httpx.URL(self.base_url)
-        self.http.headers.update(base_headers(api_key, headers))
 
     async def run(self, call: Call[T]) -> T:
         response = await self.send(call)
         return call.parse(read_json(response))
 
     async def send(self, call: Call[Any], accept: str = "application/json", stream: bool = False) -> httpx.Response:
-        request = self.http.build_request(**request_args(call, accept))
+        request = self.http.build_request(**request_args(self.base_url, self.headers, call, accept))
         for retry in range(self.retry.max_retries + 1):
             try:
                 response = await self.http.send(request, stream=stream)
