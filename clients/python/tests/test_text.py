@@ -109,3 +109,15 @@ def test_knowledge_without_content_is_unprocessable(client: Snapgraph) -> None:
         client.knowledge.ingest(title="A book I have not pasted", source_type="book")
     assert caught.value.status == 422 and caught.value.request_id
     assert isinstance(caught.value.details, dict) and caught.value.details["field"] == "content"
+
+
+def test_the_same_shape_as_the_other_resources(client: Snapgraph, brain_id: str) -> None:
+    run = client.crystallize.create(NOTES, brain_id=brain_id)
+    assert client.crystallize.get(run.run_id).snapshot_ids == [s.id for s in run.snapshots]
+    source = client.knowledge.create(title="Shape", source_type="document", content=BOOK, brain_id=brain_id)
+    assert client.knowledge.get(source.source_id).title == "Shape"
+    assert [s.id for s in client.knowledge.list(brain_id=brain_id)] == [source.source_id]
+    assert client.knowledge.delete(source.source_id) is True
+    memory = client.memories.create("Shapes alike are easier to guess", brain_id=brain_id)
+    assert client.memories.get(memory.id).content == memory.content
+    assert client.ingest.create(OTHER_NOTES, brain_id=brain_id).ingestion_id.startswith("ing_")

@@ -67,6 +67,7 @@ class Memories(SyncResource):
     """``/v1/memories``."""
 
     add = sync_call(memories.add)
+    create = add  # the same shape as the other resources
     get = sync_call(memories.get)
     update = sync_call(memories.update)
     delete = sync_call(memories.delete)
@@ -83,6 +84,8 @@ class Crystallize(SyncResource):
     __call__ = text
     text_as_job = sync_call(job_version(text_calls.crystallize))
     get_run = sync_call(text_calls.get_run)
+    # The same shape as the other resources: a run is what crystallize creates.
+    create, create_as_job, get = text, text_as_job, get_run
 
 
 class Captures(SyncResource):
@@ -104,6 +107,8 @@ class Knowledge(SyncResource):
     delete_source = sync_call(knowledge.delete_source)
     get_entry = sync_call(knowledge.get_entry)
     update_entry = sync_call(knowledge.update_entry)
+    # The same shape as the other resources: a source is what knowledge ingests.
+    create, create_as_job, list, get, delete = ingest, ingest_as_job, list_sources, get_source, delete_source
 
 
 class Ingest(SyncResource):
@@ -112,6 +117,7 @@ class Ingest(SyncResource):
     text = sync_call(text_calls.ingest)
     __call__ = text
     text_as_job = sync_call(job_version(text_calls.ingest))
+    create, create_as_job = text, text_as_job  # the same shape as the other resources
 
 
 class Jobs(SyncResource):

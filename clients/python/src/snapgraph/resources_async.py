@@ -67,6 +67,7 @@ class Memories(AsyncResource):
     """``/v1/memories``."""
 
     add = async_call(memories.add)
+    create = add  # the same shape as the other resources
     get = async_call(memories.get)
     update = async_call(memories.update)
     delete = async_call(memories.delete)
@@ -83,6 +84,8 @@ class Crystallize(AsyncResource):
     __call__ = text
     text_as_job = async_call(job_version(text_calls.crystallize))
     get_run = async_call(text_calls.get_run)
+    # The same shape as the other resources: a run is what crystallize creates.
+    create, create_as_job, get = text, text_as_job, get_run
 
 
 class Captures(AsyncResource):
@@ -104,6 +107,8 @@ class Knowledge(AsyncResource):
     delete_source = async_call(knowledge.delete_source)
     get_entry = async_call(knowledge.get_entry)
     update_entry = async_call(knowledge.update_entry)
+    # The same shape as the other resources: a source is what knowledge ingests.
+    create, create_as_job, list, get, delete = ingest, ingest_as_job, list_sources, get_source, delete_source
 
 
 class Ingest(AsyncResource):
@@ -112,6 +117,7 @@ class Ingest(AsyncResource):
     text = async_call(text_calls.ingest)
     __call__ = text
     text_as_job = async_call(job_version(text_calls.ingest))
+    create, create_as_job = text, text_as_job  # the same shape as the other resources
 
 
 class Jobs(AsyncResource):
