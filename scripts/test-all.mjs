@@ -1,18 +1,25 @@
 // `npm test`: every package's suite at the same time — the server's (itself SQLite and
-// PostgreSQL side by side), the client's, the MCP server's and the web explorer's (Chromium). They share nothing (each starts
+// PostgreSQL side by side), the client's, the MCP server's, the web explorer's (Chromium) and the
+// Python client's (scripts/test-python.mjs). They share nothing (each starts
 // its own servers on free ports and its own databases) and spend most of their time waiting on
 // subprocesses, sockets and databases, so together they take about as long as the longest.
 // Each suite's output is printed whole when it finishes, then a summary; the exit code is 1 if
 // any failed. Arguments pass through to every suite's test script.
 import { spawn } from 'node:child_process';
 
-const SUITES = ['packages/server', 'packages/client', 'packages/mcp', 'packages/web'];
+const SUITES = ['packages/server', 'packages/client', 'packages/mcp', 'packages/web', 'clients/python'];
+// Suites that are not npm workspaces, and the command that runs each (arguments are node's, not theirs).
+const COMMANDS = { 'clients/python': [process.execPath, ['scripts/test-python.mjs']] };
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const args = process.argv.slice(2);
 
 function run(workspace) {
   const started = Date.now();
-  const child = spawn(npm, ['run', 'test', '--silent', '-w', workspace, ...(args.length ? ['--', ...args] : [])], {
+  const [command, commandArgs] = COMMANDS[workspace] ?? [
+    npm,
+    ['run', 'test', '--silent', '-w', workspace, ...(args.length ? ['--', ...args] : [])],
+  ];
+  const child = spawn(command, commandArgs, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: process.env,
   });
