@@ -6,7 +6,14 @@
 // any failed. Arguments pass through to every suite's test script.
 import { spawn } from 'node:child_process';
 
-const SUITES = ['packages/server', 'packages/client', 'packages/mcp', 'packages/web'];
+const SUITES = [
+  'packages/server',
+  'packages/client',
+  'packages/mcp',
+  'packages/langchain',
+  'packages/ai-sdk',
+  'packages/web',
+];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const args = process.argv.slice(2);
 
