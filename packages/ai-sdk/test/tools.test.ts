@@ -108,7 +108,8 @@ describe('snapgraphTools for the Vercel AI SDK', () => {
       text: NOTES,
       source_type: 'chat',
     });
-    assert.match(result.run_id, /^run_|^cr/);
+    assert.match(result.run_id, /^cry_/);
+    assert.equal((await live.client.crystallize.getRun(result.run_id)).source_type, 'chat');
     assert.ok(result.count >= 1, JSON.stringify(result));
     assert.equal(result.snapshots.length, result.count);
     for (const s of result.snapshots) {
