@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { tool, type ToolExecutionOptions } from 'ai';
 import type { CrystallizeResult, SnapgraphClient } from '@snapgraph/client';
 import { z } from 'zod';
 import { crystallized, foundEntry, foundSnapshot, keptMemory, recalledMemory } from './answers.js';
@@ -15,6 +15,11 @@ const Query = z.string().min(1).max(500).describe('What to look for, in words');
 const Limit = (what: string) =>
   z.number().int().min(1).max(50).optional().describe(`How many ${what}, 1 to 50 (default 5)`);
 const DEFAULT_LIMIT = 5;
+
+/** The SDK's abort signal as the client takes it; `execute` called by hand may pass no options. */
+function signalOf(options: ToolExecutionOptions | undefined): { signal?: ToolExecutionOptions['abortSignal'] } {
+  return options?.abortSignal ? { signal: options.abortSignal } : {};
+}
 
 /**
  * Snapgraph as Vercel AI SDK tools (design §23.4), for `generateText({ tools })`:
@@ -39,8 +44,8 @@ export function snapgraphTools({ client, brainId }: SnapgraphToolsOptions) {
           .optional()
           .describe('fact (default), decision, insight, story, framework, preference or event'),
       }),
-      execute: async (input, { abortSignal }) =>
-        keptMemory(await client.memories.create({ ...input, ...brain }, { signal: abortSignal })),
+      execute: async (input, options) =>
+        keptMemory(await client.memories.create({ ...input, ...brain }, signalOf(options))),
     }),
 
     recall: tool({
@@ -48,8 +53,8 @@ export function snapgraphTools({ client, brainId }: SnapgraphToolsOptions) {
         'Find memories kept with remember by words, best first: what was said, by whom, when. ' +
         'A memory with superseded_by set was replaced by a newer one.',
       inputSchema: z.object({ query: Query, limit: Limit('memories') }),
-      execute: async ({ query, limit = DEFAULT_LIMIT }, { abortSignal }) => {
-        const found = await client.memories.search({ query, limit, ...brain }, { signal: abortSignal });
+      execute: async ({ query, limit = DEFAULT_LIMIT }, options) => {
+        const found = await client.memories.search({ query, limit, ...brain }, signalOf(options));
         return { count: found.count, results: found.data.map(recalledMemory) };
       },
     }),
@@ -59,10 +64,10 @@ export function snapgraphTools({ client, brainId }: SnapgraphToolsOptions) {
         'Search what the brain knows, best first: its snapshots (beliefs, principles, models, insights with a name and a core statement) ' +
         'and the entries of ingested sources (concepts, frameworks, quotes… from books, courses, documents).',
       inputSchema: z.object({ query: Query, limit: Limit('snapshots and how many entries') }),
-      execute: async ({ query, limit = DEFAULT_LIMIT }, { abortSignal }) => {
+      execute: async ({ query, limit = DEFAULT_LIMIT }, options) => {
         const [snapshots, entries] = await Promise.all([
-          client.snapshots.search({ q: query, limit, ...brain }, { signal: abortSignal }),
-          client.knowledge.search({ query, limit, ...brain }, { signal: abortSignal }),
+          client.snapshots.search({ q: query, limit, ...brain }, signalOf(options)),
+          client.knowledge.search({ query, limit, ...brain }, signalOf(options)),
         ]);
         return { snapshots: snapshots.data.map(foundSnapshot), knowledge: entries.data.map(foundEntry) };
       },
@@ -81,8 +86,8 @@ export function snapgraphTools({ client, brainId }: SnapgraphToolsOptions) {
           .describe('How the text was captured, e.g. "chat", "meeting", "notes" (default "api")'),
       }),
       // As a job (design §14): a long text outlasts an HTTP request; the SDK's abort stops the wait.
-      execute: async ({ text, source_type }, { abortSignal }) => {
-        const signal = abortSignal ? { signal: abortSignal } : {};
+      execute: async ({ text, source_type }, options) => {
+        const signal = signalOf(options);
         const { job_id } = await client.crystallize.text({ text, source_type, ...brain }, { async: true, ...signal });
         const job = await client.waitForJob<CrystallizeResult>(job_id, { pollMs: 250, ...signal });
         return crystallized(job.result);

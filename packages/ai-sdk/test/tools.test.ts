@@ -139,6 +139,24 @@ describe('snapgraphTools for the Vercel AI SDK', () => {
     });
   });
 
+  it('execute called by hand without the SDK’s options still works', async () => {
+    const { remember } = snapgraphTools({ client: live.client });
+    const kept = (await (remember.execute as unknown as (input: object) => Promise<{ id: string }>)({
+      content: 'No options given',
+    }))!;
+    assert.equal((await live.client.memories.get(kept.id)).content, 'No options given');
+  });
+
+  it('the SDK’s abort signal stops a call', async () => {
+    const { recall } = snapgraphTools({ client: live.client });
+    const abort = new AbortController();
+    abort.abort(new Error('stopped by the caller'));
+    await assert.rejects(
+      recall.execute!({ query: 'anything' }, { ...call(), abortSignal: abort.signal }) as Promise<unknown>,
+      /stopped by the caller|abort/i,
+    );
+  });
+
   it('needs a client', () => {
     assert.throws(() => snapgraphTools({} as { client: SnapgraphClient }), /`client`/);
   });
