@@ -7,7 +7,15 @@
 // any failed. Arguments pass through to every suite's test script.
 import { spawn } from 'node:child_process';
 
-const SUITES = ['packages/server', 'packages/client', 'packages/mcp', 'packages/web', 'clients/python'];
+const SUITES = [
+  'packages/server',
+  'packages/client',
+  'packages/mcp',
+  'packages/langchain',
+  'packages/ai-sdk',
+  'packages/web',
+  'clients/python',
+];
 // Suites that are not npm workspaces, and the command that runs each (arguments are node's, not theirs).
 const COMMANDS = { 'clients/python': [process.execPath, ['scripts/test-python.mjs']] };
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

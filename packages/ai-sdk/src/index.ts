@@ -1,0 +1,1 @@
+export { snapgraphTools, type SnapgraphToolsOptions } from './tools.js';
