@@ -167,7 +167,7 @@ function signOut(): void {
   ui.region.dataset.edges = '0';
   ui.region.dataset.loaded = 'false';
   ui.graphStatus.textContent =
-    'Sign in with an API key to see a brain. No key yet? Create one with: npx snapgraph keys create --plan free';
+    'Sign in with an API key to see a brain. No key yet? Create one with: npx snapgraph keys create';
   ui.key.focus();
 }
 
