@@ -21,6 +21,8 @@ Usage:
   snapgraph search <query> [--brain <id or name>] [--limit N] [--no-graph] [--json]
   snapgraph crystallize <file|-> [--brain <id or name>] [--review] [--source-type T] [--no-link] [--json]
   snapgraph captures list [--brain <id or name>] [--json] | accept <capture_id> [--json] | reject <capture_id> [--json]
+  snapgraph memories add <text> [--speaker S] [--session ID] [--type T] [--occurred-at ISO] [--brain <id or name>] [--json]
+  snapgraph memories list|search [<query>] [--speaker S] [--session ID] [--limit N] [--brain <id or name>] [--json]
   snapgraph ingest <file|-> --title <title> --source-type <type> [--author A] [--url U] [--domain D]
                    [--brain <id or name>] [--no-snapshots] [--json]
   snapgraph export --brain <id or name> [--format jsonl|graphml] [--out <file>]
@@ -83,6 +85,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return 0;
       case 'ingest':
         await (await import('./commands/ingest.js')).ingestCommand(args, io);
+        return 0;
+      case 'memories':
+        await (await import('./commands/memories.js')).memoriesCommand(args, io);
         return 0;
       case 'captures':
         await (await import('./commands/captures.js')).capturesCommand(args, io);
