@@ -20,6 +20,8 @@ describe('web explorer: memories, and keeping up with changes', { skip }, () => 
   let browser: TestBrowser;
   let memoryBrain: string;
   const memoryIds: Record<string, string> = {};
+  const snapshotIds: string[] = [];
+  const parallel: string[] = [];
 
   const request = async (method: string, url: string, body?: unknown) => {
     const response = await api.request(method, url, { key, body });
@@ -37,7 +39,15 @@ describe('web explorer: memories, and keeping up with changes', { skip }, () => 
       ['Deploy freeze', 'No deploy in the week before a release'],
       ['Sleep first', 'Sleep protects learning'],
     ]) {
-      await request('POST', '/v1/snapshots', { name, core });
+      snapshotIds.push((await request('POST', '/v1/snapshots', { name, core })).data.id);
+    }
+    // Two edges between the same two snapshots, one each way.
+    for (const [source, target, edge_type] of [
+      [0, 1, 'evolved_from'],
+      [1, 0, 'contradicts'],
+    ] as const) {
+      const body = { source_id: snapshotIds[source], target_id: snapshotIds[target], edge_type, strength: 0.9 };
+      parallel.push((await request('POST', '/v1/edges', body)).data.id);
     }
     memoryBrain = (await request('POST', '/v1/brains', { name: 'Conversations' })).data.id;
     const remember = async (handle: string, body: Record<string, unknown>) => {
@@ -125,8 +135,8 @@ describe('web explorer: memories, and keeping up with changes', { skip }, () => 
       );
 
       // Search: the hit, and the turns around it in its session (the API's context).
-      await page.getByLabel('Search memories').fill('dessert');
-      await page.locator('#memories-search').getByRole('button', { name: 'Search' }).click();
+      await page.getByLabel('Find in memories').fill('dessert');
+      await page.locator('#memories-search').getByRole('button', { name: 'Find' }).click();
       await page.locator('#memories[data-hits]').waitFor();
       const hit = memories.locator('.memory-hit').first();
       assert.equal(await hit.locator('.memory.hit').getAttribute('data-memory-id'), memoryIds.dessert);
@@ -135,6 +145,29 @@ describe('web explorer: memories, and keeping up with changes', { skip }, () => 
         .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.memoryId));
       assert.deepEqual(around, [memoryIds.peanuts, memoryIds.wine]);
       await screenshot(page, `memories-search-${scheme}`);
+      await page.context().close();
+    });
+
+    test(`${scheme}: two edges between the same two snapshots are drawn apart, curved, each in its colour`, async () => {
+      const page = await open(scheme);
+      const drawn = await page.evaluate((edges) => {
+        const { renderer } = (window as unknown as { snapgraphExplorer: { view(): any } }).snapgraphExplorer.view();
+        return edges.map((edge) => {
+          const data = renderer.getEdgeDisplayData(edge);
+          return { type: data.type, curvature: data.curvature, color: data.color, hidden: data.hidden };
+        });
+      }, parallel);
+      assert.deepEqual(
+        drawn.map((d) => [d.type, d.hidden]),
+        [
+          ['curved', false],
+          ['curved', false],
+        ],
+      );
+      // One runs each way, so the same sign of curvature bows them to opposite sides.
+      assert.equal(Math.sign(drawn[0]!.curvature), Math.sign(drawn[1]!.curvature));
+      assert.notEqual(drawn[0]!.color, drawn[1]!.color, 'both types readable by colour');
+      await screenshot(page, `parallel-edges-${scheme}`);
       await page.context().close();
     });
 

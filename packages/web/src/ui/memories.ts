@@ -30,14 +30,15 @@ export function memoriesView(
   const input = h('input', {
     id: 'memories-search-input',
     type: 'search',
-    placeholder: 'Search memories',
-    'aria-label': 'Search memories',
+    // Not "Search": the page's snapshot search keeps that name to itself.
+    placeholder: 'Find in memories',
+    'aria-label': 'Find in memories',
   }) as HTMLInputElement;
   const form = h(
     'form',
-    { id: 'memories-search', role: 'search', className: 'search' },
+    { id: 'memories-search', className: 'search' },
     input,
-    h('button', { type: 'submit' }, 'Search'),
+    h('button', { type: 'submit' }, 'Find'),
   );
   const list = h('div', { id: 'memories-list', className: 'memories-list' });
   root.replaceChildren(h('h3', { id: 'memories-title' }, 'Memories'), form, status, list);
