@@ -45,7 +45,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
   const apiKey = env.SNAPGRAPH_API_KEY?.trim() || undefined;
   const transport = parsed.values.http ? 'http' : 'stdio';
   if (transport === 'stdio' && apiKey === undefined) {
-    throw new UsageError('SNAPGRAPH_API_KEY is not set: create one with `npx snapgraph keys create --plan free`');
+    throw new UsageError('SNAPGRAPH_API_KEY is not set: create one with `npx snapgraph keys create`');
   }
   const baseUrl = env.SNAPGRAPH_URL?.trim() || 'http://127.0.0.1:8080';
   try {

@@ -77,6 +77,8 @@ export interface Brain {
 export interface BrainWithCounts extends Brain {
   snapshot_count: number;
   edge_count: number;
+  /** Memories are part of a brain as its snapshots are (design §2.3): a brain of memories alone is not empty. */
+  memory_count: number;
   /** Background tasks queued for the brain: what a client waits on after a bulk load. */
   pending_work: { auto_link: number; embeddings: number };
 }

@@ -38,7 +38,7 @@ export function startInfo(config: BannerConfig, port: number, activeKeys: number
     embeddings: config.embeddings
       ? `${config.embeddings.model} at ${hostOf(config.embeddings.baseUrl)}`
       : 'off (search is text + graph)',
-    createKey: activeKeys === 0 ? `${env}npx snapgraph keys create --plan free` : undefined,
+    createKey: activeKeys === 0 ? `${env}npx snapgraph keys create` : undefined,
   };
 }
 

@@ -38,19 +38,19 @@ describe('start banner (design §16)', () => {
     assert.match(text, /API: +http:\/\/127\.0\.0\.1:8080\/v1\n/);
     assert.equal(
       info.createKey,
-      `DATABASE_URL='postgres://snap:<password>@db.internal:5433/graph' npx snapgraph keys create --plan free`,
+      `DATABASE_URL='postgres://snap:<password>@db.internal:5433/graph' npx snapgraph keys create`,
     );
   });
 
   it('prints DATABASE_URL only when the database is not the CLI default, as an absolute path', () => {
-    assert.equal(startInfo(config, 8080, 0, '/srv/app').createKey, 'npx snapgraph keys create --plan free');
+    assert.equal(startInfo(config, 8080, 0, '/srv/app').createKey, 'npx snapgraph keys create');
     assert.equal(
       startInfo({ ...config, databaseUrl: 'data/snapgraph.db' }, 8080, 0, '/srv/app').createKey,
-      'npx snapgraph keys create --plan free',
+      'npx snapgraph keys create',
     );
     assert.equal(
       startInfo({ ...config, databaseUrl: 'other.db' }, 8080, 0, '/srv/app').createKey,
-      'DATABASE_URL=/srv/app/other.db npx snapgraph keys create --plan free',
+      'DATABASE_URL=/srv/app/other.db npx snapgraph keys create',
     );
     assert.equal(startInfo(config, 8080, 1).createKey, undefined);
     assert.ok(isDefaultDatabase('sqlite:./data/snapgraph.db'));

@@ -58,7 +58,7 @@ export function describeError(err: unknown): string {
   if (err instanceof SnapgraphError) {
     if (err.code === 'NETWORK_ERROR') return 'The server is not answering. Is it running? Start it with: npm start';
     if (err.status === 401)
-      return 'That API key was not accepted (401). Check it, or create one with: npx snapgraph keys create --plan free';
+      return 'That API key was not accepted (401). Check it, or create one with: npx snapgraph keys create';
     if (err.status === 403) return `This key may not do that (403): ${err.message}`;
     if (err.status === 429) {
       const wait = err.retryAfter;

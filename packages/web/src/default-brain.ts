@@ -12,7 +12,7 @@ export async function defaultBrainId(client: SnapgraphClient, brains: readonly B
   if (snapshots.data[0]) return snapshots.data[0].brain_id;
   const memories = await client.memories.list({ limit: 1 }).catch(() => undefined);
   if (memories?.data[0]) return memories.data[0].brain_id;
-  const empty = brains.filter((brain) => brain.snapshot_count === 0);
+  const empty = brains.filter((brain) => brain.snapshot_count === 0 && (brain.memory_count ?? 0) === 0);
   const oldest = [...empty].sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
   return oldest?.id;
 }

@@ -1,6 +1,6 @@
 import type { Brain, SnapgraphClient, Snapshot } from '@snapgraph/client';
 import { createClient, describeError, storedKey } from './api.js';
-import { byId, h } from './dom.js';
+import { byId } from './dom.js';
 import { countVisible, tagsByUse, type Filters, type SnapGraph } from './graph/build.js';
 import { loadBrainGraph } from './graph/load.js';
 import { GraphView } from './graph/view.js';
@@ -11,6 +11,8 @@ import { renderLegend } from './ui/legend.js';
 import { SnapshotPanel } from './ui/panel.js';
 import { panelActions } from './panel-actions.js';
 import { renderResults } from './ui/search.js';
+import { BrainPicker, emptyGraphMessage } from './ui/brain-picker.js';
+import { memoriesView } from './ui/memories.js';
 import { readViewState, writeViewState, type ViewState } from './view-state.js';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -45,12 +47,15 @@ const ui = {
   progress: byId<HTMLProgressElement>('graph-progress'),
   fit: byId<HTMLButtonElement>('fit'),
   panel: byId('panel'),
+  memories: byId('memories'),
 };
 
 let state: ViewState = readViewState(window.location.search);
 let client: SnapgraphClient | undefined;
 let view: GraphView | undefined;
 let loading: AbortController | undefined;
+const picker = new BrainPicker(ui.brain);
+const memories = memoriesView(ui.memories, () => api(), say);
 
 const panel: SnapshotPanel = new SnapshotPanel(
   ui.panel,
@@ -61,7 +66,7 @@ const panel: SnapshotPanel = new SnapshotPanel(
     selected: () => state.selected,
     select: (id, fly) => select(id, { fly }),
     say,
-    showCounts: () => showCounts(),
+    showCounts: () => afterChange(),
   }),
 );
 
@@ -97,6 +102,17 @@ function showCounts(): void {
       : '');
 }
 
+/** After any change the page makes, the picker and the memories view say what the brain holds now. */
+function afterChange(): void {
+  showCounts();
+  void refreshCounts();
+}
+
+async function refreshCounts(): Promise<void> {
+  const brain = await picker.refresh(api(), state.brain).catch((err: unknown) => say(describeError(err), true));
+  if (brain) ui.region.dataset.memories = String(brain.memory_count);
+}
+
 function applyFilters(filters: Filters): void {
   setState({ filters });
   view?.setFilters(filters);
@@ -129,22 +145,7 @@ async function signIn(key: string): Promise<void> {
   ui.signin.hidden = true;
   ui.session.hidden = false;
   // The key's default brain first in the picker, and the one opened unless the URL names another.
-  const ordered = [...brains].sort((a, b) => Number(b.id === home) - Number(a.id === home));
-  // Two brains of one name (an import under new ids makes them) are told apart by their ids' ends.
-  const named = new Map<string, number>();
-  for (const brain of brains) named.set(brain.name, (named.get(brain.name) ?? 0) + 1);
-  ui.brain.replaceChildren(
-    ...ordered.map((brain) =>
-      h(
-        'option',
-        { value: brain.id },
-        `${brain.name}${named.get(brain.name)! > 1 ? ` (…${brain.id.slice(-6)})` : ''}` +
-          `${brain.id === home && !/default/i.test(brain.name) ? ' (default)' : ''} · ${brain.snapshot_count}`,
-      ),
-    ),
-  );
-  const brainId = brains.some((b) => b.id === state.brain) ? state.brain : (home ?? ordered[0]?.id ?? '');
-  ui.brain.value = brainId;
+  const brainId = picker.fill(brains, home, state.brain);
   panel.clear(true);
   if (brainId) await openBrain(brainId);
   else ui.graphStatus.textContent = 'This key has no brain yet. Create one with: npx snapgraph brains create';
@@ -161,20 +162,26 @@ function signOut(): void {
   ui.results.replaceChildren();
   ui.searchStatus.textContent = '';
   ui.crystallizeResult.replaceChildren();
+  memories.clear();
   panel.clear(false);
   ui.fit.hidden = true;
   ui.region.dataset.nodes = '0';
   ui.region.dataset.edges = '0';
   ui.region.dataset.loaded = 'false';
   ui.graphStatus.textContent =
-    'Sign in with an API key to see a brain. No key yet? Create one with: npx snapgraph keys create --plan free';
+    'Sign in with an API key to see a brain. No key yet? Create one with: npx snapgraph keys create';
   ui.key.focus();
 }
 
 async function openBrain(brainId: string): Promise<void> {
-  // A link without a brain keeps its selection and query for the brain the key opens.
+  // Another brain: its selection goes, the query stays (in the URL too) and is run again in the
+  // new brain once it is loaded; the old brain's results never stand beside the new graph.
   const changed = state.brain !== '' && brainId !== state.brain;
-  setState(changed ? { brain: brainId, selected: '', query: '' } : { brain: brainId });
+  setState(changed ? { brain: brainId, selected: '' } : { brain: brainId });
+  ui.results.replaceChildren();
+  ui.searchStatus.textContent = state.query ? `Searching this brain for “${state.query}”…` : '';
+  const held = picker.brain(brainId);
+  void memories.load(brainId, held?.memory_count ?? 0);
   loading?.abort();
   loading = new AbortController();
   view?.kill();
@@ -226,10 +233,8 @@ async function openBrain(brainId: string): Promise<void> {
   performance.measure('snapgraph:draw', { start: drawing, end: performance.now() });
   ui.region.dataset.loaded = 'true';
   ui.region.dataset.loadMs = String(Math.round(performance.now() - started));
-  if (graph.order === 0) {
-    ui.graphStatus.textContent =
-      'This brain is empty. Paste a text under “Crystallize text” to turn it into snapshots, or add them through the API.';
-  }
+  ui.region.dataset.memories = String(held?.memory_count ?? 0);
+  if (graph.order === 0) ui.graphStatus.textContent = emptyGraphMessage(held?.memory_count ?? 0);
   if (state.query) await search(state.query);
   if (state.selected) await select(state.selected, { fly: true });
 }
@@ -305,6 +310,7 @@ ui.crystallize.addEventListener('submit', (event) => {
       renderOutcome(ui.crystallizeResult, outcome, (id) => void select(id, { fly: true }));
       if (outcome.count === 0) return;
       ui.crystallizeText.value = '';
+      await refreshCounts();
       await openBrain(state.brain);
       // Where the new snapshots went: highlighted, and the camera on them.
       view?.setFresh(outcome.ids);

@@ -224,3 +224,37 @@ test('linked snapshots start near each other: nodes are placed breadth-first alo
   const positions = graph.mapNodes((_n, a) => `${a.x.toFixed(3)},${a.y.toFixed(3)}`);
   assert.equal(new Set(positions).size, 400, 'no two nodes share a spot');
 });
+
+test('edges between the same two snapshots, either way, are curved apart; a lone edge stays straight', async () => {
+  const { curveParallelEdges, curvePairOf } = await import('../src/graph/parallel.js');
+  const graph = createGraph();
+  addSnapshots(graph, [snapshot('a'), snapshot('b'), snapshot('c')]);
+  addEdges(graph, [
+    edge('e1', 'a', 'b', 'evolved_from'),
+    edge('e2', 'b', 'a', 'contradicts'),
+    edge('e3', 'b', 'c', 'supports'),
+  ]);
+  curveParallelEdges(graph);
+  const shape = (id: string) => [graph.getEdgeAttribute(id, 'type'), graph.getEdgeAttribute(id, 'curvature')];
+  assert.deepEqual(shape('e3'), ['arrow', 0]);
+  const [[t1, c1], [t2, c2]] = [shape('e1'), shape('e2')] as [[string, number], [string, number]];
+  assert.deepEqual([t1, t2], ['curved', 'curved']);
+  // Seen from a to b, the two bow to opposite sides: e2 runs b→a, so its own curvature has the sign of e1's.
+  const fromA = (id: string, c: number) => (graph.source(id) === 'a' ? c : -c);
+  assert.ok(fromA('e1', c1) * fromA('e2', c2) < 0, `${c1}, ${c2}`);
+  // A third edge of the pair: the middle one straight, the other two either side.
+  addEdges(graph, [edge('e4', 'a', 'b', 'supports')]);
+  curvePairOf(graph, 'a', 'b');
+  const curvatures = ['e1', 'e2', 'e4'].map((id) => fromA(id, graph.getEdgeAttribute(id, 'curvature') as number));
+  assert.deepEqual(
+    [...curvatures].sort((x, y) => x - y).map((c) => Math.sign(c)),
+    [-1, 0, 1],
+  );
+  // Removing edges one by one leaves the last one straight, and the pair's end is no error.
+  graph.dropEdge('e4');
+  graph.dropEdge('e2');
+  curvePairOf(graph, 'a', 'b');
+  assert.deepEqual(shape('e1'), ['arrow', 0]);
+  graph.dropEdge('e1');
+  curvePairOf(graph, 'a', 'b');
+});

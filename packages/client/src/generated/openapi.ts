@@ -591,6 +591,7 @@ export interface components {
          *       "auto_link": false,
          *       "snapshot_count": 2,
          *       "edge_count": 1,
+         *       "memory_count": 3,
          *       "pending_work": {
          *         "auto_link": 0,
          *         "embeddings": 0
@@ -607,6 +608,8 @@ export interface components {
             auto_link: boolean;
             snapshot_count: number;
             edge_count: number;
+            /** @description Number of memories (extension) */
+            memory_count: number;
             /** @description Extension: background tasks queued for this brain (automatic linking; vectors of its snapshots and memories) */
             pending_work: {
                 auto_link: number;
@@ -663,6 +666,8 @@ export interface components {
             snapshot_count?: unknown;
             /** @description Number of edges. Read-only: accepted only unchanged. */
             edge_count?: unknown;
+            /** @description Number of memories. Read-only: accepted only unchanged. */
+            memory_count?: unknown;
             /** @description Background tasks queued. Read-only: accepted only unchanged. */
             pending_work?: unknown;
             /** @description Creation time. Read-only: accepted only unchanged. */

@@ -26,6 +26,7 @@ export const registerListBrains: RegisterTool = ({ server, client }) => {
             name: b.name,
             snapshot_count: b.snapshot_count,
             edge_count: b.edge_count,
+            memory_count: b.memory_count,
           })),
           next_cursor: next < page.count && page.data.length > 0 ? String(next) : null,
         };

@@ -12,7 +12,7 @@ const HELP = `snapgraph ${VERSION} — knowledge-graph service
 Usage:
   snapgraph serve                      start the HTTP server (PORT, HOST, DATABASE_URL, REDIS_URL, LOG_LEVEL)
   snapgraph migrate                    apply pending database migrations
-  snapgraph keys create --plan free|pro|enterprise [--brain <id or name>] [--rpm N --burst N] [--json]
+  snapgraph keys create [--plan free|pro|enterprise] [--brain <id or name>] [--rpm N --burst N] [--json]
   snapgraph keys list [--account <account_id>] [--json]
   snapgraph keys revoke <key_id> [--json]
   snapgraph keys update <key_id> [--plan P] [--rpm N] [--burst N] [--json]
@@ -21,6 +21,8 @@ Usage:
   snapgraph search <query> [--brain <id or name>] [--limit N] [--no-graph] [--json]
   snapgraph crystallize <file|-> [--brain <id or name>] [--review] [--source-type T] [--no-link] [--json]
   snapgraph captures list [--brain <id or name>] [--json] | accept <capture_id> [--json] | reject <capture_id> [--json]
+  snapgraph memories add <text> [--speaker S] [--session ID] [--type T] [--occurred-at ISO] [--brain <id or name>] [--json]
+  snapgraph memories list|search [<query>] [--speaker S] [--session ID] [--limit N] [--brain <id or name>] [--json]
   snapgraph ingest <file|-> --title <title> --source-type <type> [--author A] [--url U] [--domain D]
                    [--brain <id or name>] [--no-snapshots] [--json]
   snapgraph export --brain <id or name> [--format jsonl|graphml] [--out <file>]
@@ -30,6 +32,8 @@ crystallize and ingest read a file, or standard input for "-"; without --brain t
 brain there is. --brain takes a brain's id, or its name when one brain has that name. Every
 command that opens the database names it on standard error ("database: ./data/snapgraph.db").
 With LLM_BASE_URL set they use that LLM, otherwise the built-in extractor.
+Without --plan, "keys create" makes the owner's key: enterprise, 6,000 requests a minute and 100 a
+second; Free and Pro are for keys handed to others (docs/rate-limits.md).
 Without --brain, "keys create" makes a new account with a default brain for the key. On an
 install with no account yet, "brains create" makes a new account for the brain.
 
@@ -81,6 +85,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return 0;
       case 'ingest':
         await (await import('./commands/ingest.js')).ingestCommand(args, io);
+        return 0;
+      case 'memories':
+        await (await import('./commands/memories.js')).memoriesCommand(args, io);
         return 0;
       case 'captures':
         await (await import('./commands/captures.js')).capturesCommand(args, io);

@@ -26,25 +26,25 @@ function terminalBar(stream: NodeJS.WriteStream): ProgressView {
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: '{phase} [{bar}] {percentage}% | {value}/{total} {unit} | {speed}/s | ETA {eta_formatted}',
+      format: '{phase} [{bar}] {percentage}% | {value}/{total} {unit} | {speed} | ETA {eta_formatted}',
       hideCursor: true,
       etaBuffer: 50,
       fps: 5,
     },
     cliProgress.Presets.shades_classic,
   );
-  const started = { at: Date.now(), from: 0 };
+  const clock = phaseClock();
   return {
     update(progress) {
+      const since = clock.seen(progress);
+      const speed = shownRate(progress.done, since);
       if (progress.phase !== phase) {
         if (phase !== undefined) bar.stop();
         phase = progress.phase;
-        started.at = Date.now();
-        started.from = progress.done;
-        bar.start(progress.total, progress.done, { phase: PHASES[phase], unit: UNITS[phase], speed: 0 });
+        bar.start(progress.total, progress.done, { phase: PHASES[phase], unit: UNITS[phase], speed });
         return;
       }
-      bar.update(progress.done, { speed: rate(progress.done - started.from, started.at) });
+      bar.update(progress.done, { speed });
     },
     stop: () => bar.stop(),
   };
@@ -55,36 +55,71 @@ function plainLines(stream: NodeJS.WriteStream): ProgressView {
   let last: ImportProgress | undefined;
   let lastWrite = 0;
   let written: ImportProgress | undefined;
-  const started = { at: Date.now(), from: 0 };
-  const write = (progress: ImportProgress) => {
+  const clock = phaseClock();
+  let since = clock.startedAt;
+  const write = (progress: ImportProgress, phaseSince: number) => {
     const percent = progress.total > 0 ? Math.floor((progress.done / progress.total) * 100) : 100;
-    const speed = rate(progress.done - started.from, started.at);
-    const eta = speed > 0 ? Math.ceil((progress.total - progress.done) / speed) : undefined;
+    const speed = rate(progress.done, phaseSince);
+    const eta = speed !== undefined && speed > 0 ? Math.ceil((progress.total - progress.done) / speed) : undefined;
     stream.write(
-      `${PHASES[progress.phase]}: ${progress.done}/${progress.total} ${UNITS[progress.phase]} (${percent}%), ` +
-        `${speed}/s${eta === undefined ? '' : `, ETA ${eta} s`}\n`,
+      `${PHASES[progress.phase]}: ${progress.done}/${progress.total} ${UNITS[progress.phase]} (${percent}%)` +
+        `${speed === undefined ? '' : `, ${speed}/s`}${eta === undefined ? '' : `, ETA ${eta} s`}\n`,
     );
     lastWrite = Date.now();
     written = progress;
   };
   return {
     update(progress) {
+      const phaseSince = clock.seen(progress);
       if (progress.phase !== phase) {
-        if (last && last.phase === phase && last !== written) write(last);
+        if (last && last.phase === phase && last !== written) write(last, since);
         phase = progress.phase;
-        started.at = Date.now();
-        started.from = progress.done;
       }
+      since = phaseSince;
       last = progress;
-      if (Date.now() - lastWrite >= PLAIN_EVERY_MS) write(progress);
+      if (Date.now() - lastWrite >= PLAIN_EVERY_MS) write(progress, since);
     },
     stop: () => {
-      if (last && last !== written) write(last);
+      if (last && last !== written) write(last, since);
     },
   };
 }
 
-function rate(done: number, since: number): number {
-  const seconds = (Date.now() - since) / 1000;
-  return seconds > 0 ? Math.round(done / seconds) : 0;
+/**
+ * When each phase began. A phase's work starts when the one before it ended (its last report),
+ * not at its own first report: a small file's import phase is often reported once, done, and
+ * timed from that report it had taken no time and moved "0/s".
+ */
+export function phaseClock(now: () => number = Date.now) {
+  const startedAt = now();
+  let phase: ImportProgress['phase'] | undefined;
+  let phaseStart = startedAt;
+  let lastReport = startedAt;
+  return {
+    startedAt,
+    /** Notes a report; returns when its phase began. */
+    seen(progress: ImportProgress): number {
+      if (progress.phase !== phase) {
+        phase = progress.phase;
+        phaseStart = lastReport;
+      }
+      lastReport = now();
+      return phaseStart;
+    },
+  };
 }
+
+/**
+ * Items a second since `since`, as a whole number (at least 1 once anything is done), or
+ * undefined before anything is done: a rate is never shown as 0/s while work moves.
+ */
+export function rate(done: number, since: number, now = Date.now()): number | undefined {
+  if (done <= 0) return undefined;
+  const seconds = Math.max(0.001, (now - since) / 1000);
+  return Math.max(1, Math.round(done / seconds));
+}
+
+const shownRate = (done: number, since: number) => {
+  const speed = rate(done, since);
+  return speed === undefined ? '…/s' : `${speed}/s`;
+};

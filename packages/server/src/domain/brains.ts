@@ -42,7 +42,7 @@ export async function createBrain(
     updated_at: at,
   };
   await domain.store.insertBrain(brain, newAccount);
-  return { ...brain, snapshot_count: 0, edge_count: 0, pending_work: { auto_link: 0, embeddings: 0 } };
+  return { ...brain, snapshot_count: 0, edge_count: 0, memory_count: 0, pending_work: { auto_link: 0, embeddings: 0 } };
 }
 
 /** Fields the service sets; a client may send them back on update, unchanged. */
@@ -51,7 +51,7 @@ export const BRAIN_READ_ONLY_FIELDS = ['id', 'account_id', 'created_at', 'update
 /**
  * Renames a brain or turns automatic linking on or off. Turning it on queues the brain's
  * existing snapshots for linking too (a trigger does it in the same transaction). The counts
- * (`snapshot_count`, `edge_count`, `pending_work`) are derived, not stored: sent back, they are
+ * (`snapshot_count`, `edge_count`, `memory_count`, `pending_work`) are derived, not stored: sent back, they are
  * ignored, since they may have moved since the client read them.
  */
 export async function updateBrain(

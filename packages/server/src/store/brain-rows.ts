@@ -5,6 +5,7 @@ export interface BrainRow extends Omit<Brain, 'auto_link'> {
   auto_link: boolean | number;
   snapshot_count: number;
   edge_count: number;
+  memory_count: number;
   pending_links: number;
   pending_embeddings: number;
 }
@@ -17,11 +18,18 @@ export function brainFromRow(row: BrainRow): BrainWithCounts {
     auto_link: row.auto_link === true || row.auto_link === 1,
     snapshot_count: Number(row.snapshot_count),
     edge_count: Number(row.edge_count),
+    memory_count: Number(row.memory_count),
     pending_work: { auto_link: Number(row.pending_links), embeddings: Number(row.pending_embeddings) },
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
+
+/**
+ * The SQL of brain `b`'s memory count, shared by both stores: counted on the memories' brain
+ * index when read (brains are read far less often than memories are written).
+ */
+export const MEMORY_COUNT_COLUMN = `(SELECT count(*) FROM memories m WHERE m.brain_id = b.id) AS memory_count`;
 
 /** The SQL of the pending-work counts of brain `b`, shared by both stores. */
 export const PENDING_WORK_COLUMNS = `

@@ -26,6 +26,7 @@ const BRAIN_KEYS = [
   'created_at',
   'edge_count',
   'id',
+  'memory_count',
   'name',
   'pending_work',
   'snapshot_count',
@@ -58,6 +59,7 @@ describe('POST /v1/brains', () => {
       auto_link: false,
       snapshot_count: 0,
       edge_count: 0,
+      memory_count: 0,
       pending_work: { auto_link: 0, embeddings: 0 },
       created_at: iso(clock.now()),
       updated_at: iso(clock.now()),
@@ -338,6 +340,25 @@ describe('GET /v1/brains/:id', () => {
     assert.equal(fromList.edge_count, 0);
     const defaultFromList = listed.body.data.find((b: Brain) => b.id === key.brainId);
     assert.equal(defaultFromList.snapshot_count, 1);
+  });
+
+  it('memory_count counts the brain’s memories, through creates and deletes, in the brain and the list', async () => {
+    const key = await newKey(api);
+    const brain = await createBrain(api, key, 'Remembered');
+    const remember = async (content: string, brainId = brain.id) => {
+      const res = await api.request('POST', '/v1/memories', { key, body: { content, brain_id: brainId } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data.id as string;
+    };
+    const first = await remember('Tom is allergic to peanuts');
+    await remember('Deploys happen on Tuesdays');
+    await remember('Elsewhere', key.brainId);
+    const read = await getBrain(api, key, brain.id);
+    assert.deepEqual([read.snapshot_count, read.memory_count], [0, 2], 'a brain of memories alone is not empty');
+    assert.equal((await api.request('DELETE', `/v1/memories/${first}`, { key })).status, 200);
+    const listed = await api.request('GET', '/v1/brains', { key });
+    assert.equal(listed.body.data.find((b: Brain) => b.id === brain.id).memory_count, 1);
+    assert.equal(listed.body.data.find((b: Brain) => b.id === key.brainId).memory_count, 1);
   });
 
   it("another account's brain and an unknown brain -> 404, indistinguishable", async () => {

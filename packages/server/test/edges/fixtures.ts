@@ -48,6 +48,7 @@ export interface Brain {
   name: string;
   snapshot_count: number;
   edge_count: number;
+  memory_count: number;
   created_at: string;
   updated_at: string;
 }

@@ -41,6 +41,9 @@ describe('snapgraph export and import (CLI)', () => {
     assert.match(imported.stdout, new RegExp(`^Imported 2021 records into ${syntheticBrainId}, ids kept\\.`));
     // Not a terminal: plain progress lines, no control characters.
     assert.match(imported.stderr, /^importing: 2021\/2021 records \(100%\)/m);
+    // A real rate, never "0/s": the phase is timed from when the one before it ended.
+    assert.match(imported.stderr, /^importing: 2021\/2021 records \(100%\), [1-9]\d*\/s/m);
+    assert.doesNotMatch(imported.stderr, /\b0\/s/);
     assert.ok(!imported.stderr.includes('\u001b'), 'no terminal control sequences');
 
     const out = join(workspace.dir, 'out.jsonl');

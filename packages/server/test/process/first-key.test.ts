@@ -30,7 +30,7 @@ describe('start banner and the first key', () => {
     assert.equal(banner.match(/No API key/g)?.length, 1, 'said once');
 
     // The command, exactly as printed, from where a user runs `npm start` (a shell, the repository).
-    const command = /^ {2}(DATABASE_URL=\S+ npx snapgraph keys create --plan free)$/m.exec(banner)?.[1];
+    const command = /^ {2}(DATABASE_URL=\S+ npx snapgraph keys create)$/m.exec(banner)?.[1];
     assert.ok(command, `a command naming this server's database:\n${banner}`);
     const made = await shell('sh', ['-c', command], { cwd: SERVER_ROOT, env: { ...process.env, DATABASE_URL: '' } });
     assert.match(made.stderr, /^database: /m, 'the CLI says which database it opened');

@@ -27,6 +27,9 @@ export interface EdgeAttributes {
   label: string | null;
   size: number;
   color: string;
+  /** sigma's program: `curved` for one of several edges between two snapshots (parallel.ts). */
+  type?: 'arrow' | 'curved';
+  curvature?: number;
 }
 
 export type SnapGraph = Graph<NodeAttributes, EdgeAttributes>;

@@ -1,4 +1,6 @@
 import Sigma from 'sigma';
+import { EdgeCurvedArrowProgram } from '@sigma/edge-curve';
+import { curveParallelEdges, curvePairOf } from './parallel.js';
 import {
   edgePasses,
   nodePasses,
@@ -74,11 +76,18 @@ export class GraphView {
     this.filters = filters;
     this.theme = theme;
     if (graph.order <= SETTLE_IN_PAGE) settleInPage(graph);
+    curveParallelEdges(graph);
+    // An edge made or removed in the page changes its pair's curves.
+    const recurve = ({ source, target }: { source: string; target: string }) => curvePairOf(graph, source, target);
+    graph.on('edgeAdded', recurve);
+    graph.on('edgeDropped', recurve);
     this.labels = new LabelPlacer(undefined, theme, () => this.mustLabel());
     const small = graph.order < 200;
     this.sizeScale = Math.min(1, Math.max(0.25, Math.sqrt(400 / Math.max(1, graph.order))));
     this.renderer = new Sigma(graph, container, {
       defaultEdgeType: 'arrow',
+      // sigma's program types are generic over plain attributes; ours are a narrower shape of them.
+      edgeProgramClasses: { curved: EdgeCurvedArrowProgram as never },
       // Candidates for labels: a few per grid cell, the biggest nodes first, and only nodes drawn
       // at least this wide, so zooming in reveals more; labels.ts then drops any that would
       // overlap another, so the density follows the room there is.

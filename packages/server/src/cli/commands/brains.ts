@@ -63,6 +63,7 @@ export async function brainsCommand(args: string[], io: CliIo): Promise<void> {
             'account_id',
             'snapshot_count',
             'edge_count',
+            'memory_count',
             'created_at',
           ]),
         );

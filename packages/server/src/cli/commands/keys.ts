@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { issueApiKey, revokeApiKey, updateApiKeyLimits } from '../../domain/keys.js';
 import { PLANS, type Plan } from '../../model.js';
+import { ENTERPRISE_DEFAULT_LIMITS } from '../../ratelimit/policy.js';
 import { positiveInteger, table, UsageError, type CliIo } from '../io.js';
 import { withDomain } from '../with-domain.js';
 import { findCliBrain } from '../brain-scope.js';
@@ -31,16 +32,21 @@ async function createKey(args: string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
-      plan: { type: 'string', default: 'free' },
+      plan: { type: 'string' },
       brain: { type: 'string' },
       rpm: { type: 'string' },
       burst: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
-  const plan = parsePlan(values.plan) as Plan;
-  const rpm = positiveInteger('--rpm', values.rpm);
-  const burst = positiveInteger('--burst', values.burst);
+  // Without --plan the key is its owner's, on their own machine (design §16.2): an enterprise key
+  // whose limits are written on it, so `keys list` shows them and no hosted plan is ever met.
+  // Free and Pro stay for keys handed to others, asked for by name.
+  const plan = parsePlan(values.plan) ?? 'enterprise';
+  const ownersDefault = values.plan === undefined;
+  const rpm = positiveInteger('--rpm', values.rpm) ?? (ownersDefault ? ENTERPRISE_DEFAULT_LIMITS.perMinute : undefined);
+  const burst =
+    positiveInteger('--burst', values.burst) ?? (ownersDefault ? ENTERPRISE_DEFAULT_LIMITS.perSecond : undefined);
   const { key, record } = await withDomain(async (domain) => {
     const brainId = values.brain === undefined ? undefined : (await findCliBrain(domain, values.brain)).id;
     return issueApiKey(domain, { plan, brainId, rpm, burst });
@@ -84,7 +90,7 @@ async function listKeys(args: string[], io: CliIo): Promise<void> {
     return;
   }
   if (rows.length === 0) {
-    io.out('No API keys. Create one with: snapgraph keys create --plan free');
+    io.out('No API keys. Create one with: snapgraph keys create');
     return;
   }
   io.out(table(rows, ['id', 'prefix', 'plan', 'rpm', 'burst', 'account_id', 'brain_id', 'created_at', 'revoked_at']));

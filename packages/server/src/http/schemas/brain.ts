@@ -21,6 +21,7 @@ export const BrainUpdateBody = Type.Object(
     account_id: ReadOnly('Owning account'),
     snapshot_count: ReadOnly('Number of snapshots'),
     edge_count: ReadOnly('Number of edges'),
+    memory_count: ReadOnly('Number of memories'),
     pending_work: ReadOnly('Background tasks queued'),
     created_at: ReadOnly('Creation time'),
     updated_at: ReadOnly('Last update time'),
@@ -42,6 +43,7 @@ export const BrainSchema = Type.Object(
     auto_link: Type.Boolean(),
     snapshot_count: Type.Integer(),
     edge_count: Type.Integer(),
+    memory_count: Type.Integer({ description: 'Number of memories (extension)' }),
     pending_work: Type.Object(
       { auto_link: Type.Integer(), embeddings: Type.Integer() },
       {

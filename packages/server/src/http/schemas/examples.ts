@@ -78,6 +78,7 @@ export const BRAIN_EXAMPLE = {
   auto_link: false,
   snapshot_count: 2,
   edge_count: 1,
+  memory_count: 3,
   pending_work: { auto_link: 0, embeddings: 0 },
   created_at: created,
   updated_at: created,

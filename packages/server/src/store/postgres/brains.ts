@@ -1,13 +1,14 @@
 import type pg from 'pg';
 import type { Account, Brain, BrainWithCounts, Page, PageOf } from '../../model.js';
 import type { BrainStore } from '../brain-store.js';
-import { brainFromRow, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
+import { brainFromRow, MEMORY_COUNT_COLUMN, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 import { translatePostgresError } from './pg-errors.js';
 import { NamedQueries, type Queryable } from './queries.js';
 
 const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
   (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id)::int AS snapshot_count,
-  (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count, ${PENDING_WORK_COLUMNS}`;
+  (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count, ${MEMORY_COUNT_COLUMN},
+  ${PENDING_WORK_COLUMNS}`;
 
 /** Statements the key and edge stores share: one name, one text, on every connection. */
 export const BRAIN_SQL = {

@@ -1,6 +1,6 @@
 import type { Account, Brain, BrainWithCounts, Page, PageOf } from '../../model.js';
 import type { BrainStore } from '../brain-store.js';
-import { brainFromRow, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
+import { brainFromRow, MEMORY_COUNT_COLUMN, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { preparers } from './prepared.js';
@@ -13,7 +13,8 @@ export const INSERT_BRAIN =
 const counted = (kind: string) =>
   `coalesce((SELECT n FROM brain_counts c WHERE c.brain_id = b.id AND c.kind = '${kind}'), 0)`;
 const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
-  ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count, ${PENDING_WORK_COLUMNS}`;
+  ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count, ${MEMORY_COUNT_COLUMN},
+  ${PENDING_WORK_COLUMNS}`;
 
 /** better-sqlite3 binds no booleans: auto_link is stored as 0 or 1. */
 export const brainToRow = (brain: Brain & { account_id: string }) => ({
