@@ -3,6 +3,8 @@ import type { MemorySearch, MemoryTextFeed } from '../../store/memory-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
+import { answerKindFirst } from './answer-kind.js';
+import { withoutContractions } from './contractions.js';
 import { currentVersionsFirst } from './supersession/in-search.js';
 import { standingWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
@@ -43,7 +45,7 @@ export async function searchMemories(domain: Domain, principal: Principal, input
   const { asOf, ...window } = standingWindow(input);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const query = input.query.trim();
-  const parsed = parseQuery(query);
+  const parsed = parseQuery(withoutContractions(query));
   if (isEmptyQuery(parsed)) return { data: [], count: 0, query };
   const search = {
     brainId,
@@ -69,7 +71,9 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
   const meaning = await meaningOf(domain, search.brainId, query, 'memory');
   // Meaning can reorder across the page's end: read spare text matches, as snapshot search does.
   const wanted = meaning.view ? limit + RANKING.spare : limit;
-  const { hits, total, broughtIn } = await textRanked(domain, search, wanted);
+  const text = await textRanked(domain, search, wanted);
+  const { total, broughtIn } = text;
+  const hits = answerKindFirst(query, text.hits);
   if (!meaning.view) {
     const best = hits[0]?.relevance ?? 0;
     const data = hits.slice(0, limit).map(({ memory, relevance, matchesText }) => {

@@ -15,11 +15,11 @@ export const STATEMENT_MAX_CHARS = 400;
  */
 export const SAME_SUBJECT = 0.5;
 
-/** The largest share of subject two clauses of `a` and `b` have in common (of the larger clause, or the smaller). */
-export function subjectOverlap(a: Statement, b: Statement, ofSmaller = false): number {
+/** The largest share of subject two clauses have in common (of the larger clause, or the smaller). */
+export function subjectOverlap(a: Statement, b: Statement, ofSmaller = false, clausesOf = allClauses): number {
   let best = 0;
-  for (const x of a.clauses) {
-    for (const y of b.clauses) {
+  for (const x of clausesOf(a)) {
+    for (const y of clausesOf(b)) {
       let shared = 0;
       for (const word of x) if (y.has(word)) shared++;
       const size = ofSmaller ? Math.min(x.size, y.size) : Math.max(x.size, y.size);
@@ -29,6 +29,9 @@ export function subjectOverlap(a: Statement, b: Statement, ofSmaller = false): n
   return best;
 }
 
+const allClauses = (s: Statement) => s.clauses;
+const valueClauses = (s: Statement) => s.valueClauses;
+const wholeSubject = (s: Statement) => [s.subject];
 const hasValues = (s: Statement) => VALUE_KINDS.some((kind) => s.values[kind].size > 0);
 
 /** Values of some kind that the older gave and the newer replaced (or, after a correction cue, merely added). */
@@ -44,8 +47,9 @@ function valueChanged(older: Statement, newer: Statement): boolean {
 }
 
 /**
- * Whether `newer` supersedes `older` by the rules: both short, the same subject, and a changed
- * value, or a correction that gives no value ("Tom no longer eats meat"). Two people each
+ * Whether `newer` supersedes `older` by the rules: both short statements (not questions), and
+ * a changed value said of the same subject (the subjects of the clauses that give values), or a
+ * negation that gives no value ("Tom no longer eats meat") of the same whole subject. Two people each
  * speaking of themselves ("I live in Paris", "I live in Berlin") are two subjects.
  */
 export function supersedesByRules(
@@ -56,9 +60,13 @@ export function supersedesByRules(
   if (older.content.length > STATEMENT_MAX_CHARS || newer.content.length > STATEMENT_MAX_CHARS) return false;
   const a = read(older);
   const b = read(newer);
+  // A question states no value, so it neither replaces nor is replaced.
+  if (a.question || b.question) return false;
   if (a.firstPerson && b.firstPerson && older.speaker !== null && newer.speaker !== null) {
     if (older.speaker.toLowerCase() !== newer.speaker.toLowerCase()) return false;
   }
-  if (subjectOverlap(a, b, b.correction) < SAME_SUBJECT) return false;
-  return valueChanged(a, b) || (b.correction && !a.correction && !hasValues(b));
+  // A changed value: the clauses that give the values are about the same thing.
+  if (valueChanged(a, b)) return subjectOverlap(a, b, b.correction, valueClauses) >= SAME_SUBJECT;
+  // "Tom no longer eats meat": no value, so the whole of both must be about the same thing.
+  return b.negation && !a.negation && !hasValues(b) && subjectOverlap(a, b, false, wholeSubject) >= SAME_SUBJECT;
 }
