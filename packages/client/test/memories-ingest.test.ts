@@ -98,6 +98,43 @@ describe('client: memories and ingest', () => {
     assert.equal(decisions.count, 0);
   });
 
+  it('a changed fact: superseded_by and superseded_at, history oldest first, current_only and as_of (design §6.1)', async () => {
+    const brain_id = await live.newBrain('versions');
+    const before = await live.sg.memories.create({
+      content: 'The team offsite is in Lisbon.',
+      occurred_at: '2025-03-01T09:00:00Z',
+      brain_id,
+    });
+    const after = await live.sg.memories.create({
+      content: 'The team offsite is in Porto.',
+      occurred_at: '2025-03-05T09:00:00Z',
+      brain_id,
+    });
+    const replaced = await live.sg.memories.get(before.id);
+    assert.equal(replaced.superseded_by, after.id);
+    assert.equal(replaced.superseded_at, '2025-03-05T09:00:00.000Z');
+    assert.deepEqual(
+      (await live.sg.memories.history(after.id)).map((m) => m.id),
+      [before.id, after.id],
+    );
+    const current = await live.sg.memories.list({ brain_id, current_only: true });
+    assert.deepEqual(
+      current.data.map((m) => m.id),
+      [after.id],
+    );
+    const then = await live.sg.memories.search({ query: 'team offsite', brain_id, as_of: '2025-03-02' });
+    assert.deepEqual(
+      then.data.map((m) => [m.id, m.superseded_by]),
+      [[before.id, null]],
+    );
+    const corrected = await live.sg.memories.update(before.id, { superseded_by: null });
+    assert.equal(corrected.superseded_by, null);
+    await assert.rejects(live.sg.memories.update(before.id, { superseded_by: before.id }), {
+      status: 400,
+      code: 'BAD_REQUEST',
+    });
+  });
+
   it('promote makes linked snapshots once; again answers the same snapshots', async () => {
     const brain_id = await live.newBrain('promote');
     const memory = await live.sg.memories.create({

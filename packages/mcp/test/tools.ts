@@ -355,9 +355,30 @@ export function toolBehaviour(client: () => Client) {
       'score',
       'session_id',
       'speaker',
+      'superseded_at',
+      'superseded_by',
       'tags',
     ]);
     assert.equal(hit.speaker, 'Ana');
+    assert.equal(hit.superseded_by, null);
+    // A newer value of the same fact (design §6.1): recall shows which memory replaced which.
+    const first = (
+      await call(client(), 'remember', { content: 'The bug bash is on May 12.', occurred_at: '2026-02-01T10:00:00Z' })
+    ).memory;
+    const moved = (
+      await call(client(), 'remember', {
+        content: 'The bug bash moved to May 19.',
+        occurred_at: '2026-02-02T10:00:00Z',
+      })
+    ).memory;
+    const bash = await call(client(), 'recall', { query: 'bug bash', limit: 5 });
+    const ids = bash.results.map((r: { id: string }) => r.id);
+    assert.ok(ids.indexOf(moved.id) >= 0 && ids.indexOf(moved.id) < ids.indexOf(first.id), JSON.stringify(bash));
+    const old = bash.results.find((r: { id: string }) => r.id === first.id);
+    assert.equal(old.superseded_by, moved.id);
+    assert.equal(old.superseded_at, '2026-02-02T10:00:00.000Z');
+    const current = await call(client(), 'recall', { query: 'bug bash', current_only: true, limit: 5 });
+    assert.ok(!current.results.some((r: { id: string }) => r.id === first.id), JSON.stringify(current));
     // Paged by cursor, one at a time, to the end: every match once, in the order of one page.
     for (const content of ['A bug report needs the steps', 'Bug triage happens on Mondays']) {
       await call(client(), 'remember', { content });

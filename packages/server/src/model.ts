@@ -268,6 +268,10 @@ export interface Memory {
   session_id: string | null;
   /** The first snapshot the memory was promoted into, or null. */
   promoted_to: string | null;
+  /** The memory of the same brain that replaced this one (design §6.1), or null while it is current. */
+  superseded_by: string | null;
+  /** That memory's occurred_at, or null. */
+  superseded_at: string | null;
   created_at: string;
   updated_at: string;
 }

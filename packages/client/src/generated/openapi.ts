@@ -524,6 +524,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/memories/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The versions of the fact a memory belongs to, oldest first */
+        get: operations["memoryHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/memories/{id}/crystallize": {
         parameters: {
             query?: never;
@@ -1373,6 +1390,8 @@ export interface components {
             occurred_at: string;
             session_id: string | null;
             promoted_to: string | null;
+            superseded_by: string | null;
+            superseded_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -1406,6 +1425,13 @@ export interface components {
             session_id?: string | null;
             /** @description Brain to use; default: the key's brain */
             brain_id?: string;
+        };
+        /**
+         * MemoryHistory
+         * @description The versions of the fact this memory belongs to, oldest first
+         */
+        MemoryHistory: {
+            data: components["schemas"]["Memory"][];
         };
         /**
          * MemoryList
@@ -1467,6 +1493,13 @@ export interface components {
              * @example 2024-05-01T14:30:00Z
              */
             until?: string;
+            /** @description Leave superseded memories out (default false) */
+            current_only?: boolean;
+            /**
+             * @description The brain as it stood then: memories that occurred later are left out and replace nothing: ISO 8601 with Z or an offset, or a date: to its end (UTC)
+             * @example 2024-05-01T14:30:00Z
+             */
+            as_of?: string;
             /** @description 0 to 5 (default 0): each result carries the up to n memories just before and just after it in its session */
             context?: number;
             /** @description 1 to 100 (default 10) */
@@ -1499,6 +1532,8 @@ export interface components {
                 occurred_at: string;
                 session_id: string | null;
                 promoted_to: string | null;
+                superseded_by: string | null;
+                superseded_at: string | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC with milliseconds
@@ -1547,6 +1582,9 @@ export interface components {
             brain_id?: unknown;
             /** @description The snapshot it was promoted into. Read-only: accepted only unchanged. */
             promoted_to?: unknown;
+            superseded_by?: string | null;
+            /** @description The replacing memory's occurred_at. Read-only: accepted only unchanged. */
+            superseded_at?: unknown;
             /** @description Creation time. Read-only: accepted only unchanged. */
             created_at?: unknown;
             /** @description Last update time. Read-only: accepted only unchanged. */
@@ -3743,6 +3781,13 @@ export interface operations {
                  * @example 2024-05-01T14:30:00Z
                  */
                 until?: string;
+                /** @description Leave superseded memories out (default false) */
+                current_only?: boolean;
+                /**
+                 * @description The brain as it stood then: memories that occurred later are left out and replace nothing: ISO 8601 with Z or an offset, or a date: to its end (UTC)
+                 * @example 2024-05-01T14:30:00Z
+                 */
+                as_of?: string;
                 /** @description Page size, 1 to 100 (default 50) */
                 limit?: number;
                 /** @description Number of items to skip (default 0) */
@@ -4024,6 +4069,44 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SnapshotDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    memoryHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The memory’s id
+                 * @example mem_01JDQ8Z2X4M3N5P7Q9R1S3T5V7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions of the fact this memory belongs to, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryHistory"];
                 };
             };
             400: components["responses"]["BadRequest"];

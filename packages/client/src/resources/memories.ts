@@ -58,6 +58,19 @@ export class Memories {
     });
   }
 
+  /**
+   * The versions of the fact the memory belongs to, oldest first (design §6.1): what it replaced
+   * and what replaced it. A version replaced by a newer one has `superseded_by` set.
+   */
+  async history(id: string, options: CallOptions = {}): Promise<Memory[]> {
+    return this.http.data<Memory[]>({
+      method: 'GET',
+      path: '/v1/memories/{id}/history',
+      params: { id },
+      ...options,
+    });
+  }
+
   /** Deletes the memory; snapshots promoted from it stay. */
   async delete(id: string, options: CallOptions = {}): Promise<{ success: boolean }> {
     return this.http.data<{ success: boolean }>({
@@ -68,7 +81,11 @@ export class Memories {
     });
   }
 
-  /** One page, newest first, filtered by `memory_type`, `speaker`, `tag`, `session_id` or `since`/`until` (on `occurred_at`); `count` is the number of all matches. */
+  /**
+   * One page, newest first, filtered by `memory_type`, `speaker`, `tag`, `session_id` or
+   * `since`/`until` (on `occurred_at`), `current_only` (no superseded memories) and `as_of` (the
+   * brain as it stood then); `count` is the number of all matches.
+   */
   list(query: MemoryListQuery = {}, options: CallOptions = {}): Promise<MemoryPage> {
     return this.http.request({ method: 'GET', path: '/v1/memories', query, ...options });
   }
@@ -83,7 +100,10 @@ export class Memories {
     return items<Memory>(this.pages(query, options));
   }
 
-  /** Memories matching `query`, best first. A POST that only reads: it is not cached and empties no cache. */
+  /**
+   * Memories matching `query`, best first; a superseded one ranks below its current version, and
+   * each carries `superseded_by`. A POST that only reads: it is not cached and empties no cache.
+   */
   search(body: MemorySearchRequest, options: WriteOptions = {}): Promise<MemorySearchResults> {
     return this.http.request({
       method: 'POST',

@@ -12,7 +12,7 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
       title: 'Recall memories',
       description:
         'Find memories (facts, decisions, preferences… kept with remember) by words, best first. ' +
-        'Returns ids, types, speakers, when each happened and its session, the start of each memory, the snapshot it was promoted to (if any) and its score, with next_cursor when more results exist (the best 100 can be paged). ' +
+        'Returns ids, types, speakers, when each happened and its session, the start of each memory, the snapshot it was promoted to (if any), the memory that replaced it (superseded_by, superseded_at: a newer value of the same fact, ranked above it) and its score, with next_cursor when more results exist (the best 100 can be paged). ' +
         'With context, each result also carries the memories just before and after it in its session, to read a hit in its conversation. For beliefs and principles use search_snapshots.',
       inputSchema: {
         query: z.string().min(1).max(500).describe('What to look for'),
@@ -21,6 +21,12 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
         session_id: z.string().min(1).max(200).optional().describe('Only memories of this session'),
         since: z.string().max(64).optional().describe('Only memories that occurred at or after this ISO 8601 time'),
         until: z.string().max(64).optional().describe('Only memories that occurred at or before this ISO 8601 time'),
+        current_only: z.boolean().optional().describe('Leave out memories a newer value replaced'),
+        as_of: z
+          .string()
+          .max(64)
+          .optional()
+          .describe('The brain as it stood at this ISO 8601 time: later memories are left out and replace nothing'),
         context: z
           .number()
           .int()
@@ -34,7 +40,10 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, memory_type, speaker, session_id, since, until, context, brain_id, limit, cursor }, extra) =>
+    (
+      { query, memory_type, speaker, session_id, since, until, current_only, as_of, context, brain_id, limit, cursor },
+      extra,
+    ) =>
       run(async () => {
         const offset = offsetFrom(cursor, 'recall');
         const found = await client.memories.search(
@@ -45,6 +54,8 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
             session_id,
             since,
             until,
+            current_only,
+            as_of,
             ...(context ? { context } : {}),
             brain_id,
             limit: rankedFetch(offset, limit),
@@ -64,6 +75,8 @@ export const registerRecall: RegisterTool = ({ server, client }) => {
             excerpt: firstLine(m.content),
             tags: m.tags,
             promoted_to: m.promoted_to,
+            superseded_by: m.superseded_by,
+            superseded_at: m.superseded_at,
             score: Number(m.similarity),
             // Bounded as every list here is: who said what and when, the full memory by open_memory.
             ...(context

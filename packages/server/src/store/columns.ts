@@ -57,6 +57,8 @@ export const MEMORY_COLUMNS = [
   'occurred_at',
   'session_id',
   'promoted_to',
+  'superseded_by',
+  'superseded_at',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof Memory)[];

@@ -9,6 +9,11 @@ export interface MemoryFilters {
   sessionId?: string | undefined;
   since?: string | undefined;
   until?: string | undefined;
+  /**
+   * Only memories current at `asOf` (design §6.1): not replaced, or replaced by a memory that
+   * occurred after it (any time when asOf is absent).
+   */
+  current?: { asOf?: string | undefined } | undefined;
 }
 
 export interface MemoryQuery extends Page, MemoryFilters {
@@ -88,7 +93,10 @@ export interface MemoryStore {
   list(query: MemoryQuery): Promise<PageOf<Memory>>;
   /** Runs `change` on the memory inside the transaction and stores what it returns. */
   update(accountId: string, id: string, change: (current: Memory) => Memory): Promise<Memory | undefined>;
+  /** Deletes the memory; those it replaced are then replaced by what replaced it (or by none). */
   delete(accountId: string, id: string): Promise<boolean>;
+  /** The brain's memories replaced by any of `ids` (superseded_by one of them). */
+  replaced(brainId: string, ids: readonly string[]): Promise<Memory[]>;
   /** Memories matching the query, most relevant first (relevance on the store's own scale), and how many match. */
   search(search: MemorySearch): Promise<{ hits: { memory: Memory; relevance: number }[]; total: number }>;
   /**

@@ -17,6 +17,8 @@ const MEMORY_FIELDS = [
   'occurred_at',
   'session_id',
   'promoted_to',
+  'superseded_by',
+  'superseded_at',
   'created_at',
   'updated_at',
 ].sort();

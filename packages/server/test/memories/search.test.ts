@@ -159,4 +159,20 @@ describe('memory search', () => {
     assert.equal((await search({ query: 'pulsar' })).count, 1);
     assert.equal((await search({ query: 'astro' })).count, 1);
   });
+
+  it('contractions do not match each other: "can\'t" is not "won\'t" (issue 49)', async () => {
+    const owner = await api.newKey();
+    for (const content of ["I won't make it to the standup tomorrow.", 'Tom cannot eat peanuts: he is allergic.']) {
+      const res = await api.request('POST', '/v1/memories', { key: owner, body: { content, speaker: 'Ana' } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    }
+    const found = await search({ query: "What can't Tom eat?" }, owner);
+    assert.deepEqual(
+      found.data.map((h) => h.content),
+      ['Tom cannot eat peanuts: he is allergic.'],
+      'only the memory about Tom; the "t" of two contractions is no shared word',
+    );
+    const wont = await search({ query: "who won't make the standup" }, owner);
+    assert.equal(wont.data[0]?.content, "I won't make it to the standup tomorrow.");
+  });
 });

@@ -16,7 +16,7 @@ import { clip, jobWrite, proposeFromText, type WorkOptions } from '../crystalliz
 import { inTurnWithSameText } from '../crystallize/same-text-runs.js';
 import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
-import { MEMORY_LIMITS } from '../memories/index.js';
+import { MEMORY_LIMITS, settleArrivals } from '../memories/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
 import type { ExtractedMemory } from '../extraction/index.js';
 
@@ -114,7 +114,9 @@ async function ingestInto(
     job: jobWrite(options, draft),
   });
   domain.background?.nudge();
-  return withEdges({ draft, edges });
+  // Design §6.1: the memories the text holds may restate facts the brain has, with other values.
+  const settled = await settleArrivals(domain, principal.accountId, memories);
+  return withEdges({ draft: { data: { ...draft.data, memories: settled } }, edges });
 }
 
 /** The answer: the draft with the automatic edges the write made. */
@@ -145,6 +147,8 @@ function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[
       occurred_at: at,
       session_id: null,
       promoted_to: null,
+      superseded_by: null,
+      superseded_at: null,
       created_at: at,
       updated_at: at,
     });

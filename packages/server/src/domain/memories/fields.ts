@@ -10,7 +10,14 @@ export const MEMORY_LIMITS = {
 } as const;
 
 /** Fields the service sets; a client may send them back on update, unchanged. */
-export const MEMORY_READ_ONLY_FIELDS = ['id', 'brain_id', 'promoted_to', 'created_at', 'updated_at'] as const;
+export const MEMORY_READ_ONLY_FIELDS = [
+  'id',
+  'brain_id',
+  'promoted_to',
+  'superseded_at',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** What a client may set on a memory (all of it on update, optionally). */
 export interface MemoryFields {

@@ -7,14 +7,18 @@ import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 import { EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS, normalizeMemoryFields, type MemoryFields } from './fields.js';
-import { occurredWindow } from './window.js';
+import { settleArrival } from './supersession/arrival.js';
+import { asItStood, checkedReplacement, versionsOf } from './supersession/versions.js';
+import { standingWindow } from './window.js';
 import { forgetAllBrains, wroteTo } from './term-counts.js';
 
 export { MEMORY_LIMITS, MEMORY_READ_ONLY_FIELDS } from './fields.js';
 export { promoteMemory, type PromotionResult } from './promote.js';
+export { settleArrivals } from './supersession/arrival.js';
 
 export type MemoryCreateInput = Partial<MemoryFields> & { content: string; brain_id?: string | undefined };
-export type MemoryPatch = Partial<MemoryFields> & Partial<Record<(typeof MEMORY_READ_ONLY_FIELDS)[number], unknown>>;
+export type MemoryPatch = Partial<MemoryFields> &
+  Partial<Record<(typeof MEMORY_READ_ONLY_FIELDS)[number], unknown>> & { superseded_by?: string | null | undefined };
 
 /** POST /v1/memories (and /remember): every field present in the answer, null when unset. */
 export async function rememberMemory(domain: Domain, principal: Principal, input: MemoryCreateInput): Promise<Memory> {
@@ -35,12 +39,14 @@ export async function rememberMemory(domain: Domain, principal: Principal, input
     occurred_at: fields.occurred_at ?? at,
     session_id: fields.session_id ?? null,
     promoted_to: null,
+    superseded_by: null,
+    superseded_at: null,
     created_at: at,
     updated_at: at,
   };
   await domain.store.memories.insert(principal.accountId, memory);
   wroteTo(domain.store.memories, brainId);
-  return memory;
+  return settleArrival(domain, principal.accountId, memory);
 }
 
 export async function getMemory(domain: Domain, principal: Principal, id: string): Promise<Memory> {
@@ -58,6 +64,9 @@ export interface MemoryListQuery extends PageRequest {
   /** On occurred_at, inclusive (ISO 8601 with Z or an offset). */
   since?: string | undefined;
   until?: string | undefined;
+  /** Design §6.1: leave superseded memories out; the brain as it stood at as_of. */
+  current_only?: boolean | undefined;
+  as_of?: string | undefined;
 }
 
 /** GET /v1/memories: newest first, `count` of all matches (design §3.6). */
@@ -67,7 +76,7 @@ export async function listMemories(
   query: MemoryListQuery,
 ): Promise<ListPage<Memory>> {
   const page = pageQuery(query, 'mem');
-  const window = occurredWindow(query);
+  const { asOf, ...window } = standingWindow(query);
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
   const found = await domain.store.memories.list({
     brainId,
@@ -78,7 +87,8 @@ export async function listMemories(
     ...window,
     ...page,
   });
-  return { ...pageResult(found.rows, query.limit), total: found.total };
+  const rows = found.rows.map((m) => asItStood(m, asOf));
+  return { ...pageResult(rows, query.limit), total: found.total };
 }
 
 /** PUT /v1/memories/:id, with the rules of snapshot updates (design §3.5). */
@@ -88,20 +98,49 @@ export async function updateMemory(
   id: string,
   patch: MemoryPatch,
 ): Promise<Memory> {
-  const editable = EDITABLE_FIELDS.some((field) => field in patch);
+  const editable = EDITABLE_FIELDS.some((field) => field in patch) || 'superseded_by' in patch;
   const fields = normalizeMemoryFields(patch);
   const now = domain.clock.now();
-  const updated = await domain.store.memories.update(principal.accountId, id, (current) => {
+  const store = domain.store.memories;
+  // A correction of what the rules decided (design §6.1), checked against the brain first.
+  let replacement: Memory | null | undefined;
+  if ('superseded_by' in patch) {
+    const before = await store.get(principal.accountId, id);
+    if (before) replacement = await checkedReplacement(domain, principal.accountId, before, patch.superseded_by);
+  }
+  const updated = await store.update(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, MEMORY_READ_ONLY_FIELDS);
     if (!editable) throw new AppError('BAD_REQUEST', 'nothing to update: send at least one field to change');
-    return { ...current, ...fields, updated_at: nextUpdatedAt(current.updated_at, now) };
+    const chain =
+      replacement === undefined
+        ? {}
+        : { superseded_by: replacement?.id ?? null, superseded_at: replacement?.occurred_at ?? null };
+    return { ...current, ...fields, ...chain, updated_at: nextUpdatedAt(current.updated_at, now) };
   });
   if (!updated) {
     checkIdOfMissing(patch, id);
     throw notFound('memory');
   }
-  wroteTo(domain.store.memories, updated.brain_id);
+  wroteTo(store, updated.brain_id);
+  await restampReplaced(domain, principal.accountId, updated, now);
   return updated;
+}
+
+/** When a memory's occurred_at moves, those it replaced say so in their superseded_at. */
+async function restampReplaced(domain: Domain, accountId: string, memory: Memory, now: number): Promise<void> {
+  for (const older of await domain.store.memories.replaced(memory.brain_id, [memory.id])) {
+    if (older.superseded_at === memory.occurred_at) continue;
+    await domain.store.memories.update(accountId, older.id, (current) =>
+      current.superseded_by === memory.id
+        ? { ...current, superseded_at: memory.occurred_at, updated_at: nextUpdatedAt(current.updated_at, now) }
+        : current,
+    );
+  }
+}
+
+/** GET /v1/memories/:id/history: the versions of its fact, oldest first (design §6.1). */
+export async function memoryHistory(domain: Domain, principal: Principal, id: string): Promise<Memory[]> {
+  return versionsOf(domain, principal.accountId, await getMemory(domain, principal, id));
 }
 
 /** Deletes the memory; snapshots promoted from it stay (they are the user's own now). */

@@ -3,7 +3,10 @@ import type { MemorySearch, MemoryTextFeed } from '../../store/memory-store.js';
 import { resolveBrainId } from '../brains.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
-import { occurredWindow } from './window.js';
+import { answerKindFirst } from './answer-kind.js';
+import { withoutContractions } from './contractions.js';
+import { currentVersionsFirst } from './supersession/in-search.js';
+import { standingWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
 import { termCounts } from './term-counts.js';
 import { weightsIn, wordIndexOf } from './word-index/index.js';
@@ -20,6 +23,10 @@ export interface MemorySearchInput {
   session_id?: string | undefined;
   since?: string | undefined;
   until?: string | undefined;
+  /** Leave superseded memories out (design §6.1). */
+  current_only?: boolean | undefined;
+  /** The brain as it stood then: later memories are left out and replace nothing. */
+  as_of?: string | undefined;
   /** 0–5: the memories around each result in its session (design §12). */
   context?: number | undefined;
   limit: number;
@@ -35,10 +42,10 @@ type Scored = Memory & { score: number; similarity: string };
  * decimals. Memories have no edges, so there is no graph part.
  */
 export async function searchMemories(domain: Domain, principal: Principal, input: MemorySearchInput) {
-  const window = occurredWindow(input);
+  const { asOf, ...window } = standingWindow(input);
   const brainId = await resolveBrainId(domain, principal, input.brain_id);
   const query = input.query.trim();
-  const parsed = parseQuery(query);
+  const parsed = parseQuery(withoutContractions(query));
   if (isEmptyQuery(parsed)) return { data: [], count: 0, query };
   const search = {
     brainId,
@@ -48,15 +55,25 @@ export async function searchMemories(domain: Domain, principal: Principal, input
     sessionId: input.session_id,
     ...window,
   };
-  const { data, count } = await ranked(domain, search, query, input.limit);
-  return { data: await withContext(domain, brainId, data, input.context), count, query };
+  const found = await ranked(domain, search, query, input.limit);
+  const { data, broughtIn } = await currentVersionsFirst(
+    domain,
+    principal.accountId,
+    search,
+    asOf,
+    found.data,
+    input.limit,
+  );
+  return { data: await withContext(domain, brainId, data, input.context), count: found.count + broughtIn, query };
 }
 
 async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query: string, limit: number) {
   const meaning = await meaningOf(domain, search.brainId, query, 'memory');
   // Meaning can reorder across the page's end: read spare text matches, as snapshot search does.
   const wanted = meaning.view ? limit + RANKING.spare : limit;
-  const { hits, total, broughtIn } = await textRanked(domain, search, wanted);
+  const text = await textRanked(domain, search, wanted);
+  const { total, broughtIn } = text;
+  const hits = answerKindFirst(query, text.hits);
   if (!meaning.view) {
     const best = hits[0]?.relevance ?? 0;
     const data = hits.slice(0, limit).map(({ memory, relevance, matchesText }) => {
@@ -111,7 +128,7 @@ async function byWordIndex(
   wanted: number,
 ): Promise<{ hits: RankedMemory[]; total: number; broughtIn: number } | undefined> {
   if (search.speaker !== undefined || search.sessionId !== undefined) return undefined;
-  if (search.since !== undefined || search.until !== undefined) return undefined;
+  if (search.since !== undefined || search.until !== undefined || search.current !== undefined) return undefined;
   const words = wordIndexOf(feed, search.brainId);
   if (!words) return undefined;
   const best = words.best(weightsIn(words, terms), search.memoryType, Math.max(wanted, MEMORY_RANKING.pool));

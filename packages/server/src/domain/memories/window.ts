@@ -43,3 +43,26 @@ export function occurredWindow(input: { since?: string | undefined; until?: stri
   problems.throwIfAny();
   return window;
 }
+
+/**
+ * The window and the standing of a list or search (design §6.1): `as_of` (an instant, or a
+ * date to its end) closes the window there — what occurred later is left out — and
+ * `current_only` keeps the memories not yet replaced at that moment (or now).
+ */
+export function standingWindow(input: {
+  since?: string | undefined;
+  until?: string | undefined;
+  as_of?: string | undefined;
+  current_only?: boolean | undefined;
+}): OccurredWindow & { asOf?: string | undefined; current?: { asOf?: string | undefined } | undefined } {
+  const window = occurredWindow(input);
+  if (input.as_of === undefined) return input.current_only ? { ...window, current: {} } : window;
+  const asOf = windowEdge(input.as_of, 'until');
+  if (asOf === undefined) {
+    const problems = new Problems();
+    problems.add('as_of', WINDOW_EDGE_REASON);
+    problems.throwIfAny();
+  }
+  const until = window.until === undefined || (asOf as string) < window.until ? asOf : window.until;
+  return { ...window, until, asOf, ...(input.current_only ? { current: { asOf } } : {}) };
+}

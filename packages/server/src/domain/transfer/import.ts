@@ -1,3 +1,5 @@
+import type { Memory } from '../../model.js';
+import { settleArrivals } from '../memories/index.js';
 import { createHash } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Row, TableShape } from '../../store/transfer-store.js';
@@ -146,12 +148,16 @@ export async function importFile(
   };
   // Items are counted rather than taken by line number: in GraphML several records may share a line.
   let ordinal = 0;
+  const unsettled: string[] = [];
   for await (const item of source.lines()) {
     ordinal++;
     if (ordinal <= skip || ordinal === 1 || item.error !== undefined) continue;
     const record = item.value as { kind: string; data: Row };
     if (record.kind === END_KIND) break;
     tally(record.kind);
+    // Memories of a file from before design §6.1 are settled by the rules once written.
+    if (record.kind === 'memory' && !('superseded_by' in record.data))
+      unsettled.push(target.mapId(record.data.id as string));
     for (const { shape, row } of (sectionOf.get(record.kind) as Section).toRows(record.data, target)) {
       const last = batches[batches.length - 1];
       if (last?.shape === shape) last.rows.push(row);
@@ -161,8 +167,19 @@ export async function importFile(
     if (rowsInBatch >= BATCH_ROWS) await flush(ordinal, false);
   }
   await flush(checked.items, true);
+  await settleImported(domain, target.accountId, unsettled);
   tally(undefined);
   return result;
+}
+
+/** Design §6.1 for imported memories that carry no supersession of their own. */
+async function settleImported(domain: Domain, accountId: string, ids: string[]): Promise<void> {
+  const memories: Memory[] = [];
+  for (const id of ids) {
+    const memory = await domain.store.memories.get(accountId, id);
+    if (memory) memories.push(memory);
+  }
+  await settleArrivals(domain, accountId, memories);
 }
 
 /** What an import job answers (design §15.3). */

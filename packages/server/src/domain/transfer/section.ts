@@ -17,6 +17,9 @@ export interface SeenRecords {
   brainId: string;
   hasSnapshot(id: string): boolean;
   addSnapshot(id: string): void;
+  /** A memory of the file; `needsMemory`: this line names one, which may come later in the file. */
+  addMemory(id: string): void;
+  needsMemory(id: string): void;
 }
 
 /**

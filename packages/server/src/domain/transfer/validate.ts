@@ -73,6 +73,9 @@ export async function checkFile(
     if (problems.length < PROBLEMS_KEPT) problems.push({ line, reason });
   };
   const ids = new SeenIds();
+  // A memory names the memory that replaced it (design §6.1), which may come later in the file.
+  const memoryIds = new SeenIds();
+  const memoryRefs: { line: number; id: string }[] = [];
   const counts: Record<string, number> = {};
   let header: ExportHeader | undefined;
   let brain: Record<string, unknown> | undefined;
@@ -84,6 +87,8 @@ export async function checkFile(
     brainId: '',
     hasSnapshot: (id) => ids.has(id),
     addSnapshot: (id) => ids.add(id),
+    addMemory: (id) => memoryIds.add(id),
+    needsMemory: (id) => memoryRefs.push({ line: last, id }),
   };
   for await (const item of lines) {
     last = item.line;
@@ -172,6 +177,9 @@ export async function checkFile(
     const reasons = SECTIONS[index]!.check(record.data, seen);
     for (const reason of reasons) problem(`${record.kind}: ${reason}`);
     if (record.kind === 'brain' && reasons.length === 0) brain = record.data as Record<string, unknown>;
+  }
+  for (const ref of memoryRefs) {
+    if (!memoryIds.has(ref.id)) report(ref.line, `memory: superseded_by ${ref.id} is not a memory of this file`);
   }
   if (last === 0) report(1, 'the file is empty');
   else if (header !== undefined && endLine === undefined) {

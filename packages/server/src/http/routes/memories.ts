@@ -4,6 +4,7 @@ import {
   deleteMemory,
   getMemory,
   listMemories,
+  memoryHistory,
   promoteMemory,
   rememberMemory,
   searchMemories,
@@ -15,6 +16,7 @@ import { created, noBodyIsEmpty, optionalBody, responses } from '../schemas/resp
 import {
   MemoryCreateBody,
   MemoryEnvelope,
+  MemoryHistoryEnvelope,
   MemoryListEnvelope,
   MemoryListQuery,
   MemoryPromoteBody,
@@ -93,6 +95,20 @@ export const memoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: await getMemory(app.domain, request.principal, request.params.id) }),
+  );
+
+  app.get(
+    '/memories/:id/history',
+    {
+      schema: {
+        tags,
+        operationId: 'memoryHistory',
+        summary: 'The versions of the fact a memory belongs to, oldest first',
+        params: IdParams,
+        response: responses({ 200: MemoryHistoryEnvelope }, 400, 404),
+      },
+    },
+    async (request) => ({ data: await memoryHistory(app.domain, request.principal, request.params.id) }),
   );
 
   app.put(

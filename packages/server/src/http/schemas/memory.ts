@@ -64,6 +64,18 @@ const Since = ZonedTime(
   ', or a date: from its start (UTC)',
 );
 const Until = ZonedTime('Only memories that occurred at or before this time', 'until', ', or a date: to its end (UTC)');
+const AsOf = ZonedTime(
+  'The brain as it stood then: memories that occurred later are left out and replace nothing',
+  'until',
+  ', or a date: to its end (UTC)',
+);
+const CurrentOnly = Type.Boolean({ description: 'Leave superseded memories out (default false)' });
+const standing = { current_only: Type.Optional(CurrentOnly), as_of: Type.Optional(AsOf) };
+const MemoryId = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'The memory of the same brain that replaced this one; null: it is current',
+});
 
 const optionalFields = {
   memory_type: Type.Optional(MemoryTypeSchema),
@@ -88,6 +100,8 @@ export const MemoryUpdateBody = Type.Object(
     id: ReadOnly('Memory id'),
     brain_id: ReadOnly('Owning brain'),
     promoted_to: ReadOnly('The snapshot it was promoted into'),
+    superseded_by: Type.Optional(Nullable(MemoryId)),
+    superseded_at: ReadOnly("The replacing memory's occurred_at"),
     created_at: ReadOnly('Creation time'),
     updated_at: ReadOnly('Last update time'),
   },
@@ -111,6 +125,12 @@ export const MemorySchema = Type.Object(
     }),
     session_id: Nullable(Type.String({ description: 'The conversation it belongs to, or null' })),
     promoted_to: Nullable(Type.String({ description: 'The first snapshot it was promoted into, or null' })),
+    superseded_by: Nullable(
+      Type.String({ description: 'The memory of the same brain that replaced this one, or null while it is current' }),
+    ),
+    superseded_at: Nullable(
+      Type.String({ format: 'date-time', description: "The replacing memory's occurred_at, or null" }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -132,6 +152,7 @@ export const MemoryListQuery = Type.Object({
   session_id: Type.Optional(SessionId),
   since: Type.Optional(Since),
   until: Type.Optional(Until),
+  ...standing,
   limit: PageLimit(100),
   offset: PageOffset,
   cursor: PageCursor,
@@ -157,6 +178,7 @@ export const MemorySearchBody = Type.Object(
     session_id: Type.Optional(SessionId),
     since: Type.Optional(Since),
     until: Type.Optional(Until),
+    ...standing,
     context: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -197,4 +219,9 @@ export const MemoryPromotedEnvelope = Type.Object(
     }),
   },
   { title: 'MemoryPromoted', description: 'The memory and the snapshots it was promoted into' },
+);
+
+export const MemoryHistoryEnvelope = Type.Object(
+  { data: Type.Array(MemorySchema) },
+  { title: 'MemoryHistory', description: 'The versions of the fact this memory belongs to, oldest first' },
 );

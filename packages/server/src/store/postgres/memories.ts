@@ -8,15 +8,18 @@ import { tsqueryParts } from './search.js';
 const COLUMNS = MEMORY_COLUMNS.join(', ');
 const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
-// $1 brain, $2 memory_type, $3 speaker, $4 tag, $5 session, $6 since, $7 until (each null for any).
+// $1 brain, $2 memory_type, $3 speaker, $4 tag, $5 session, $6 since, $7 until (each null for any),
+// $8 current only, $9 the instant it is current at (design §6.1).
 const FILTERS = `brain_id = $1 AND ($2::text IS NULL OR memory_type = $2) AND ($3::text IS NULL OR speaker = $3)
   AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(tags) t WHERE t = $4))
   AND ($5::text IS NULL OR session_id = $5) AND ($6::timestamptz IS NULL OR occurred_at >= $6)
-  AND ($7::timestamptz IS NULL OR occurred_at <= $7)`;
-// $1 brain, $2 the query's parts, $3 memory_type, $4 speaker, $5 session, $6 since, $7 until.
+  AND ($7::timestamptz IS NULL OR occurred_at <= $7)
+  AND ($8::boolean IS NOT TRUE OR superseded_by IS NULL OR superseded_at > $9::timestamptz)`;
+// $1 brain, $2 the query's parts, $3 memory_type, $4 speaker, $5 session, $6 since, $7 until, $8, $9 as above.
 const SEARCH_FILTERS = `brain_id = $1 AND ($3::text IS NULL OR memory_type = $3) AND ($4::text IS NULL OR speaker = $4)
   AND ($5::text IS NULL OR session_id = $5) AND ($6::timestamptz IS NULL OR occurred_at >= $6)
-  AND ($7::timestamptz IS NULL OR occurred_at <= $7)`;
+  AND ($7::timestamptz IS NULL OR occurred_at <= $7)
+  AND ($8::boolean IS NOT TRUE OR superseded_by IS NULL OR superseded_at > $9::timestamptz)`;
 const QUERY = `(SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q`;
 // $1 brain, $2 session, $3 the anchor's occurred_at, $4 its id, $5 how many.
 const SESSION = 'brain_id = $1 AND session_id = $2';
@@ -30,21 +33,26 @@ export const MEMORY_SQL = {
   memoryGet: `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND account_id = $2`,
   memoryGetForUpdate: `SELECT ${COLUMNS} FROM memories WHERE id = $1 AND account_id = $2 FOR UPDATE`,
   memoryList: `SELECT ${COLUMNS} FROM memories WHERE ${FILTERS}
-    AND ($10::timestamptz IS NULL OR (created_at, id) < ($10, $11))
-    ORDER BY created_at DESC, id DESC LIMIT $8 OFFSET $9`,
+    AND ($12::timestamptz IS NULL OR (created_at, id) < ($12, $13))
+    ORDER BY created_at DESC, id DESC LIMIT $10 OFFSET $11`,
   memoryCount: `SELECT count(*)::int AS n FROM memories WHERE ${FILTERS}`,
   memoryUpdate: `UPDATE memories SET content = $3, memory_type = $4, speaker = $5, tags = $6, source_emotion = $7,
-      emotional_valence = $8, emotional_intensity = $9, updated_at = $10, occurred_at = $11, session_id = $12
+      emotional_valence = $8, emotional_intensity = $9, updated_at = $10, occurred_at = $11, session_id = $12,
+      superseded_by = $13, superseded_at = $14
     WHERE id = $1 AND account_id = $2`,
-  memoryDelete: `DELETE FROM memories WHERE id = $1 AND account_id = $2`,
+  memoryDelete: `DELETE FROM memories WHERE id = $1 AND account_id = $2
+    RETURNING brain_id, superseded_by, superseded_at`,
+  // A deleted version's place in its chain passes to what replaced it (or to none).
+  memoryBridge: `UPDATE memories SET superseded_by = $3, superseded_at = $4 WHERE brain_id = $1 AND superseded_by = $2`,
+  memoryReplaced: `SELECT ${COLUMNS} FROM memories WHERE brain_id = $1 AND superseded_by = ANY($2::text[])`,
   // ts_rank's default label weights {0.1, 0.2, 0.4, 1.0}: a word in a tag (A) counts 2.5× one in the content (B).
   memorySearch: `SELECT ${COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance FROM memories, ${QUERY}
     WHERE ${SEARCH_FILTERS} AND search_vector @@ q.query
-    ORDER BY relevance DESC, created_at DESC, id DESC LIMIT $8`,
+    ORDER BY relevance DESC, created_at DESC, id DESC LIMIT $10`,
   memorySearchCount: `SELECT count(*)::int AS n FROM memories, ${QUERY}
     WHERE ${SEARCH_FILTERS} AND search_vector @@ q.query`,
   memoryAmong: `SELECT ${COLUMNS}, search_vector @@ q.query AS matches_text FROM memories, ${QUERY}
-    WHERE ${SEARCH_FILTERS} AND id = ANY($8::text[])`,
+    WHERE ${SEARCH_FILTERS} AND id = ANY($10::text[])`,
   memoryBrainSize: 'SELECT count(*)::int AS n FROM memories WHERE brain_id = $1',
   memoryTermCount: `SELECT count(*)::int AS n FROM (SELECT 1 FROM memories
     WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
@@ -63,14 +71,17 @@ export const MEMORY_SQL = {
     WHERE source_id = $1 AND source_type = 'memory' AND account_id = $2 AND brain_id = $3 ORDER BY created_at, id`,
 } as const;
 
-/** The search filters' values, $3 to $7. */
+/** The search filters' values, $3 to $9. */
 const searchFilters = (f: MemoryFilters) => [
   f.memoryType ?? null,
   f.speaker ?? null,
   f.sessionId ?? null,
   f.since ?? null,
   f.until ?? null,
+  ...currentValues(f),
 ];
+/** Current only, and at what instant (any time when `asOf` is absent). */
+const currentValues = (f: MemoryFilters) => [f.current !== undefined, f.current?.asOf ?? '9999-12-31T23:59:59.999Z'];
 
 /** A memory's values in the insert's order, after the account id. */
 export const memoryValues = (accountId: string, m: Memory): unknown[] => [
@@ -110,6 +121,7 @@ export class PostgresMemoryStore implements MemoryStore {
       query.sessionId ?? null,
       query.since ?? null,
       query.until ?? null,
+      ...currentValues(query),
     ];
     const after = [query.after?.created_at ?? null, query.after?.id ?? null];
     const [rows, count] = await Promise.all([
@@ -141,6 +153,8 @@ export class PostgresMemoryStore implements MemoryStore {
           next.updated_at,
           next.occurred_at,
           next.session_id,
+          next.superseded_by,
+          next.superseded_at,
         ],
         client,
       );
@@ -149,7 +163,18 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    return ((await this.query('memoryDelete', [id, accountId])).rowCount ?? 0) > 0;
+    return inTransaction(this.pool, async (client) => {
+      type Gone = Pick<Memory, 'brain_id' | 'superseded_by' | 'superseded_at'>;
+      const gone = (await this.query<Gone>('memoryDelete', [id, accountId], client)).rows[0];
+      if (!gone) return false;
+      await this.query('memoryBridge', [gone.brain_id, id, gone.superseded_by, gone.superseded_at], client);
+      return true;
+    });
+  }
+
+  async replaced(brainId: string, ids: readonly string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    return (await this.query<Memory>('memoryReplaced', [brainId, ids])).rows;
   }
 
   async search(search: MemorySearch) {

@@ -3,6 +3,7 @@ import { KEY_CHANGES_CHANNEL } from './key-cache.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
 import { MEMORIES_WHEN_SQL } from './memories-when-sql.js';
+import { SUPERSESSION_SQL } from './supersession-sql.js';
 import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
@@ -213,5 +214,10 @@ export const postgresMigrations: Migration[] = [
     version: 13,
     name: "a job's output, recorded in the transaction that writes it",
     sql: JOB_WRITTEN_SQL,
+  },
+  {
+    version: 15,
+    name: 'which memory replaced a memory, and when (design §6.1)',
+    sql: SUPERSESSION_SQL,
   },
 ];

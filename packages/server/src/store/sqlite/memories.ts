@@ -69,7 +69,8 @@ const MATCHES_FILTERED = `memory_search JOIN memory_search_rows r ON r.rowid = m
 const MATCHES_ANY_TYPE = 'memory_search WHERE memory_search MATCH @match AND rowid BETWEEN @lo AND @hi';
 function memoryFilters(m: string): string {
   return `(@speaker IS NULL OR ${m}.speaker = @speaker) AND (@session_id IS NULL OR ${m}.session_id = @session_id)
-    AND (@since IS NULL OR ${m}.occurred_at >= @since) AND (@until IS NULL OR ${m}.occurred_at <= @until)`;
+    AND (@since IS NULL OR ${m}.occurred_at >= @since) AND (@until IS NULL OR ${m}.occurred_at <= @until)
+    AND (@current_only = 0 OR ${m}.superseded_by IS NULL OR ${m}.superseded_at > @current_at)`;
 }
 const FILTERS = `brain_id = @brain_id AND (@memory_type IS NULL OR memory_type = @memory_type) AND ${memoryFilters('memories')}
   AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE json_each.value = @tag))`;
@@ -80,9 +81,16 @@ const filterValues = (f: MemoryFilters) => ({
   session_id: f.sessionId ?? null,
   since: f.since ?? null,
   until: f.until ?? null,
+  current_only: f.current ? 1 : 0,
+  // Replaced only by a memory that occurred after the moment asked about: current then.
+  current_at: f.current?.asOf ?? '9999-12-31T23:59:59.999Z',
 });
 const needsRows = (f: MemoryFilters) =>
-  f.speaker !== undefined || f.sessionId !== undefined || f.since !== undefined || f.until !== undefined;
+  f.speaker !== undefined ||
+  f.sessionId !== undefined ||
+  f.since !== undefined ||
+  f.until !== undefined ||
+  f.current !== undefined;
 const AFTER = '(@after_at IS NULL OR (created_at, id) < (@after_at, @after_id))';
 
 type MemoryRow = Omit<Memory, 'tags'> & { tags: string };
@@ -128,10 +136,19 @@ export class SqliteMemoryStore implements MemoryStore {
         `UPDATE memories SET content = @content, memory_type = @memory_type, speaker = @speaker, tags = @tags,
            source_emotion = @source_emotion, emotional_valence = @emotional_valence,
            emotional_intensity = @emotional_intensity, occurred_at = @occurred_at, session_id = @session_id,
-           updated_at = @updated_at
+           superseded_by = @superseded_by, superseded_at = @superseded_at, updated_at = @updated_at
          WHERE id = @id AND account_id = @account_id`,
       ),
       delete: prepared<never>('DELETE FROM memories WHERE id = @id AND account_id = @account_id'),
+      // A deleted version's place in its chain passes to what replaced it (or to none).
+      bridge: prepared<never>(
+        `UPDATE memories SET superseded_by = @superseded_by, superseded_at = @superseded_at
+         WHERE brain_id = @brain_id AND superseded_by = @id`,
+      ),
+      replaced: prepared<MemoryRow>(
+        `SELECT ${COLUMNS} FROM memories WHERE brain_id = @brain_id
+           AND superseded_by IN (SELECT value FROM json_each(@ids))`,
+      ),
       brainNumber: prepared<{ n: number }>('SELECT n FROM memory_brains WHERE brain_id = @brain_id'),
       // The count and the ranked page read only the index (and, for a type, the narrow row map);
       // then the page's rows. Ties: the later write (a higher rowid) first.
@@ -323,7 +340,23 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   delete(accountId: string, id: string): Promise<boolean> {
-    return this.writes.run(() => this.stmt.delete().run({ id, account_id: accountId }).changes > 0);
+    return this.writes.run(() => {
+      const row = this.stmt.get().get({ id, account_id: accountId });
+      if (!row) return false;
+      this.stmt.delete().run({ id, account_id: accountId });
+      this.stmt
+        .bridge()
+        .run({ id, brain_id: row.brain_id, superseded_by: row.superseded_by, superseded_at: row.superseded_at });
+      return true;
+    });
+  }
+
+  async replaced(brainId: string, ids: readonly string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    return this.stmt
+      .replaced()
+      .all({ brain_id: brainId, ids: JSON.stringify(ids) })
+      .map(memoryFromRow);
   }
 
   async search(search: MemorySearch) {

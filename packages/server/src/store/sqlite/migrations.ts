@@ -2,6 +2,7 @@ import type { Migration } from '../migration.js';
 import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
 import { MEMORIES_WHEN_SQL } from './memories-when-sql.js';
+import { SUPERSESSION_SQL } from './supersession-sql.js';
 import { MEMORY_CHANGES_SQL } from './memory-changes-sql.js';
 import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
@@ -266,5 +267,10 @@ export const sqliteMigrations: Migration[] = [
     version: 14,
     name: 'the log of memory index changes, for the in-memory word index of memories',
     sql: MEMORY_CHANGES_SQL,
+  },
+  {
+    version: 15,
+    name: 'which memory replaced a memory, and when (design §6.1)',
+    sql: SUPERSESSION_SQL,
   },
 ];

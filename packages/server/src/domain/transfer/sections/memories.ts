@@ -6,7 +6,16 @@ import type { Section } from '../section.js';
 import { closed, Id, OptionalText, pick, Text, Time } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
-const COLUMNS = ['id', 'brain_id', ...EDITABLE_FIELDS, 'promoted_to', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'id',
+  'brain_id',
+  ...EDITABLE_FIELDS,
+  'promoted_to',
+  'superseded_by',
+  'superseded_at',
+  'created_at',
+  'updated_at',
+] as const;
 
 const shape: TableShape = {
   table: 'memories',
@@ -24,6 +33,8 @@ const shape: TableShape = {
     occurred_at: 'time',
     session_id: 'text',
     promoted_to: 'text',
+    superseded_by: 'text',
+    superseded_at: 'time',
     created_at: 'time',
     updated_at: 'time',
   },
@@ -48,6 +59,9 @@ const check = schemaCheck(
       occurred_at: Type.Optional(Time),
       session_id: Type.Optional(Type.Union([Text(1, 200), Type.Null()])),
       promoted_to: Type.Union([Id('snap'), Type.Null()]),
+      // Optional: files exported before design §6.1 have neither. A memory of this file.
+      superseded_by: Type.Optional(Type.Union([Id('mem'), Type.Null()])),
+      superseded_at: Type.Optional(Type.Union([Time, Type.Null()])),
       created_at: Time,
       updated_at: Time,
     },
@@ -63,9 +77,12 @@ export const memorySection: Section = {
   check(record, seen) {
     const problems = check(record);
     if (problems.length > 0) return problems;
-    if ((record as { brain_id: string }).brain_id !== seen.brainId) {
+    const memory = record as { id: string; brain_id: string; superseded_by?: string | null };
+    if (memory.brain_id !== seen.brainId) {
       return [`brain_id is not the brain named in the header (${seen.brainId})`];
     }
+    seen.addMemory(memory.id);
+    if (typeof memory.superseded_by === 'string') seen.needsMemory(memory.superseded_by);
     return [];
   },
   toRows: (record, target) => [
@@ -79,6 +96,8 @@ export const memorySection: Section = {
         occurred_at: record.occurred_at ?? record.created_at,
         session_id: record.session_id ?? null,
         promoted_to: record.promoted_to === null ? null : target.mapId(record.promoted_to as string),
+        superseded_by: typeof record.superseded_by === 'string' ? target.mapId(record.superseded_by) : null,
+        superseded_at: typeof record.superseded_by === 'string' ? (record.superseded_at ?? null) : null,
       },
     },
   ],

@@ -1,0 +1,42 @@
+import type { Memory } from '../../model.js';
+import { statementOf, type ValueKind } from './supersession/statement.js';
+
+/**
+ * A question that asks for a kind of value — when (a date or a time), how much or how many (a
+ * number), where or who or what something is called (a name) — is answered by a memory that
+ * gives a value of that kind: "What is the launch date?" by "the launch moves to Wednesday
+ * April 23", not by "Not at launch, maybe later" though that one is shorter. Such a memory's
+ * relevance is raised by this share. The kinds are the values supersession reads (design §6.1).
+ */
+export const ANSWER_KIND_SHARE = 0.3;
+
+const ASKS: [RegExp, ValueKind[]][] = [
+  [
+    /\b(when|what (day|date|time|year|month)|which (day|date|year|month)|dates?|deadline|what time)\b/,
+    ['date', 'number'],
+  ],
+  [/\bhow (many|much|long|old|often|far|big)\b|\b(price|cost|costs|amount|budget|salary)\b/, ['number']],
+  [/\b(where|which (city|country|place|town))\b/, ['name']],
+  [/\b(who|called|named)\b/, ['name']],
+];
+
+/** The kinds of value a query asks for; empty when it asks for none. */
+export function askedKinds(query: string): Set<ValueKind> {
+  const text = query.toLowerCase();
+  const kinds = new Set<ValueKind>();
+  for (const [pattern, gives] of ASKS) if (pattern.test(text)) for (const kind of gives) kinds.add(kind);
+  return kinds;
+}
+
+/** Raises the relevance of the hits that give a value the query asks for, and sorts them again. */
+export function answerKindFirst<T extends { memory: Memory; relevance: number }>(query: string, hits: T[]): T[] {
+  const kinds = askedKinds(query);
+  if (kinds.size === 0 || hits.length === 0) return hits;
+  const raised = hits.map((hit) => {
+    const { values, question } = statementOf(hit.memory.content);
+    // A question gives no value, whatever it names ("Can everyone review it by Friday?").
+    const answers = !question && [...kinds].some((kind) => values[kind].size > 0);
+    return answers ? { ...hit, relevance: hit.relevance * (1 + ANSWER_KIND_SHARE) } : hit;
+  });
+  return raised.sort((a, b) => b.relevance - a.relevance);
+}
