@@ -41,11 +41,17 @@ node_dir() {
   echo "$cache/node-$version"
 }
 
-# The checkout's files (tracked, and new ones not ignored), without node_modules or builds.
+# The checkout's files (tracked, and new ones not ignored), without node_modules or builds; a
+# tree that is not a git checkout is copied whole but for those.
 copy_checkout() {
   mkdir -p "$1"
-  (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
-    tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$1"
+  if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+      tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$1"
+  else
+    tar -C "$repo" --exclude=node_modules --exclude=dist --exclude='*.tsbuildinfo' --exclude=./data -cf - . |
+      tar -xf - -C "$1"
+  fi
 }
 
 # The suites on one line, side by side; each one's output kept in a file.
@@ -59,7 +65,7 @@ run_suites() {
   local mcp=$!
   for suite in server:$server client:$client mcp:$mcp; do
     if wait "${suite#*:}"; then
-      echo "   ${suite%%:*}: passed ($(grep -hE '^(ℹ|#) (pass|fail) ' "$log.${suite%%:*}" | tr '\n' ' '))"
+      echo "   ${suite%%:*}: passed ($(grep -hE '^(ℹ|#) (pass|fail) ' "$log.${suite%%:*}" | tail -n 2 | tr '\n' ' '))"
     else
       code=1
       echo "   ${suite%%:*}: FAILED" >&2
