@@ -54,14 +54,17 @@ copy_checkout() {
   fi
 }
 
-# The suites on one line, side by side; each one's output kept in a file.
+# The suites on one line, side by side; each one's output kept in a file. A suite that has not
+# ended after SUITE_TIMEOUT seconds is stopped and fails: a test that fails before closing its
+# server leaves the client's runner waiting forever, and CI must end.
+SUITE_TIMEOUT="${SNAPGRAPH_NODE_LINES_SUITE_TIMEOUT:-2400}"
 run_suites() {
   local copy=$1 log=$2 code=0
-  (cd "$copy/packages/server" && SNAPGRAPH_TEST_BACKENDS=sqlite npm test --silent) >"$log.server" 2>&1 &
+  (cd "$copy/packages/server" && SNAPGRAPH_TEST_BACKENDS=sqlite timeout -k 30 "$SUITE_TIMEOUT" npm test --silent) >"$log.server" 2>&1 &
   local server=$!
-  (cd "$copy" && npm test --silent -w packages/client) >"$log.client" 2>&1 &
+  (cd "$copy" && timeout -k 30 "$SUITE_TIMEOUT" npm test --silent -w packages/client) >"$log.client" 2>&1 &
   local client=$!
-  (cd "$copy" && npm test --silent -w packages/mcp) >"$log.mcp" 2>&1 &
+  (cd "$copy" && timeout -k 30 "$SUITE_TIMEOUT" npm test --silent -w packages/mcp) >"$log.mcp" 2>&1 &
   local mcp=$!
   for suite in server:$server client:$client mcp:$mcp; do
     if wait "${suite#*:}"; then
