@@ -87,9 +87,10 @@ step "base image node:22-bookworm-slim (made locally, cached)"
 bash scripts/container/node-base-image.sh 22 || fail "making the base image"
 
 step "podman build"
-# The build stage of an earlier run (untagged once a new build replaces it) goes first: one is
-# kept at most.
+# The images of an earlier run (untagged once a new build replaces them: its build stage, its
+# image) go first: one of each is kept at most.
 pm image prune -f --filter label=org.snapgraph.stage=build >/dev/null
+pm image prune -f --filter label=org.opencontainers.image.title=Snapgraph >/dev/null
 # The machine's CA bundle goes in as a build secret, for npm behind a TLS-intercepting proxy.
 ca_bundle="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
 ca_secret=()
