@@ -27,6 +27,7 @@ Usage:
                    [--brain <id or name>] [--no-snapshots] [--json]
   snapgraph export --brain <id or name> [--format jsonl|graphml] [--out <file>]
   snapgraph import <file> [--brain <id or name>] [--json]
+  snapgraph backup <file> [--force] [--json]
 
 crystallize and ingest read a file, or standard input for "-"; without --brain they use the only
 brain there is. --brain takes a brain's id, or its name when one brain has that name. Every
@@ -39,7 +40,10 @@ install with no account yet, "brains create" makes a new account for the brain.
 
 "export" writes a brain (snapshots, edges, tombstones) as NDJSON or GraphML; "import" checks
 every line first, then writes, keeping ids (or, with --brain, into that existing brain with new
-ids). An interrupted import resumes when run again; a finished one is not repeated.`;
+ids). An interrupted import resumes when run again; a finished one is not repeated.
+
+"backup" copies the SQLite database while the server runs, as it stood at one moment; on
+PostgreSQL it prints the pg_dump command to use instead.`;
 
 /** Runs one CLI invocation; returns the process exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -92,6 +96,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       case 'captures':
         await (await import('./commands/captures.js')).capturesCommand(args, io);
         return 0;
+      case 'backup':
+        return await (await import('./commands/backup.js')).backupCommand(args, io);
       case '--version':
       case 'version':
         io.out(VERSION);
