@@ -5,6 +5,7 @@
  * ("That is why …") stay together.
  */
 import { SMALL_TALK } from './cues.js';
+import { plainText, type TextFormat } from './document.js';
 import { MEMORY_CUES } from './memory-cues.js';
 import { tagsFor } from './naming.js';
 import { peopleOf } from './people.js';
@@ -45,10 +46,10 @@ function memoryOf(units: Unit[], people: ReadonlySet<string>): ExtractedMemory |
   };
 }
 
-export function extractMemories(text: string): ExtractedMemory[] {
+export function extractMemories(text: string, format?: TextFormat): ExtractedMemory[] {
   const runs: Unit[][] = [];
   let previous: Unit | null = null;
-  const units = readUnits(text);
+  const units = readUnits(plainText(text, format));
   for (const unit of units) {
     if (
       unit.trivial ||

@@ -5,6 +5,7 @@
 import type { SnapshotType } from '../../model.js';
 import { SNAPSHOT_LIMITS } from '../snapshots.js';
 import { readArgument } from './argument.js';
+import { readDocument, sectionSource, type TextFormat } from './document.js';
 import { EMPHASIS, HEDGE, TYPE_PRIORITY } from './cues.js';
 import { groupUnits, type Group } from './grouping.js';
 import { nameFor, tagsFor } from './naming.js';
@@ -200,7 +201,34 @@ function draftOf(group: Group, keyWords: Set<string>, people: Set<string>, order
   return { snapshot, order };
 }
 
-export function extractSnapshots(text: string): ExtractedSnapshot[] {
+/**
+ * The snapshots of a text: a Markdown document section by section, each snapshot naming its
+ * heading path as its `source`; plain text as one section. At most `maxSnapshots`, the most
+ * significant, in the text's order.
+ */
+export function extractSnapshots(text: string, format?: TextFormat): ExtractedSnapshot[] {
+  const drafts: Draft[] = [];
+  for (const section of readDocument(text, format)) {
+    const source = sectionSource(section.path);
+    const heading = section.path.at(-1);
+    // A heading that says something names the first snapshot under it; "Install" is a label.
+    const named = heading !== undefined && heading.split(' ').length >= 3 ? `# ${heading}\n\n` : '';
+    for (const snapshot of sectionSnapshots(named + section.text)) {
+      drafts.push({ snapshot: source === undefined ? snapshot : { ...snapshot, source }, order: drafts.length });
+    }
+  }
+  return mostSignificant(drafts).map((draft) => draft.snapshot);
+}
+
+function mostSignificant(drafts: Draft[]): Draft[] {
+  if (drafts.length <= SNAPSHOT_RULES.maxSnapshots) return drafts;
+  return [...drafts]
+    .sort((a, b) => b.snapshot.significance_score - a.snapshot.significance_score || a.order - b.order)
+    .slice(0, SNAPSHOT_RULES.maxSnapshots)
+    .sort((a, b) => a.order - b.order);
+}
+
+function sectionSnapshots(text: string): ExtractedSnapshot[] {
   const units = readUnits(text);
   const keyWords = keyWordsOf(units);
   const people = peopleOf(units, speakerNames(normalizeText(text)));
@@ -214,12 +242,5 @@ export function extractSnapshots(text: string): ExtractedSnapshot[] {
   const drafts = groups
     .map((group, order) => draftOf(group, keyWords, people, order))
     .filter((draft): draft is Draft => draft !== null);
-  const kept =
-    drafts.length <= SNAPSHOT_RULES.maxSnapshots
-      ? drafts
-      : [...drafts]
-          .sort((a, b) => b.snapshot.significance_score - a.snapshot.significance_score || a.order - b.order)
-          .slice(0, SNAPSHOT_RULES.maxSnapshots)
-          .sort((a, b) => a.order - b.order);
-  return kept.map((draft) => draft.snapshot);
+  return mostSignificant(drafts).map((draft) => draft.snapshot);
 }

@@ -12,6 +12,8 @@ export interface ExtractedSnapshot {
   challenge?: string;
   /** The sentences that support the core: reasons, evidence, the answer to an objection. */
   proof?: string;
+  /** The heading path of the Markdown section it came from ("Guide > Setup"). */
+  source?: string;
   tags: string[];
   confidence: number;
   significance_score: number;
@@ -25,6 +27,8 @@ export interface ExtractedEntry {
   entry_type: EntryType;
   title: string;
   content: string;
+  /** The heading path of the Markdown section it came from ("Guide > Setup"). */
+  section?: string;
 }
 
 /** A memory for `POST /v1/ingest` with `extract_memories: true`. */

@@ -18,7 +18,7 @@ import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS } from '../memories/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
-import type { ExtractedMemory } from '../extraction/index.js';
+import type { ExtractedMemory, TextFormat } from '../extraction/index.js';
 
 /** The most text one ingestion takes (characters); the body limit of the route allows it. */
 export const INGEST_CONTENT_MAX = 1_000_000;
@@ -34,6 +34,8 @@ export interface IngestInput {
   brain_id?: string | undefined;
   extract_memories?: boolean | undefined;
   auto_link?: boolean | undefined;
+  /** How to read the content (design §13.4); detected when not given. */
+  format?: TextFormat | undefined;
 }
 
 export interface IngestResult {
@@ -84,7 +86,7 @@ async function ingestInto(
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()))];
 
   const search = new CandidateSearch(domain, brainId);
-  const { proposals } = await proposeFromText(domain, brainId, content, { ...options, search });
+  const { proposals } = await proposeFromText(domain, brainId, content, { ...options, search, format: input.format });
   const now = domain.clock.now();
   const ingestionId = newId('ing', now);
   const snapshots = proposals.map((p) =>
@@ -92,14 +94,16 @@ async function ingestInto(
       {
         ...p,
         tags: [...new Set([...tags, ...p.tags])].slice(0, SNAPSHOT_LIMITS.tags),
-        source: title === null ? null : clip(title, SNAPSHOT_LIMITS.text),
+        source: sourceOf(title, p.source),
       },
       brainId,
       { source_type: sourceType, source_id: ingestionId },
       now,
     ),
   );
-  const found = input.extract_memories ? await compute(domain, 'extractMemories', [content], options.signal) : [];
+  const found = input.extract_memories
+    ? await compute(domain, 'extractMemories', [content, input.format], options.signal)
+    : [];
   const memories = memoriesOf(found, brainId, tags, now);
   const autoEdges =
     input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
@@ -115,6 +119,12 @@ async function ingestInto(
   });
   domain.background?.nudge();
   return withEdges({ draft, edges });
+}
+
+/** A snapshot's source: the title, then the heading path in a Markdown document ("Runbook > Deploy"). */
+function sourceOf(title: string | null, section: string | null | undefined): string | null {
+  const path = [title, section].filter((part): part is string => typeof part === 'string' && part !== '');
+  return path.length === 0 ? null : (clip(path.join(' > '), SNAPSHOT_LIMITS.text) ?? null);
 }
 
 /** The answer: the draft with the automatic edges the write made. */
