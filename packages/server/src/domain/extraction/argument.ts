@@ -99,6 +99,8 @@ function reportsOthers(unit: Unit): boolean {
   const subject = tokens.slice(0, verbAt);
   // "I say", "we argue", "you claim": the author or the reader, not the other side.
   if (subject.some((t) => /^(?:i|we|you|me|us)$/.test(t.normal))) return false;
+  // "Seventy percent of people said …": a survey's finding, not the other side's voice.
+  if (subject.some((t) => t.pos === 'NUM')) return false;
   return subject.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'PRON');
 }
 

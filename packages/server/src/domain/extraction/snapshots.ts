@@ -8,7 +8,7 @@ import { readArgument } from './argument.js';
 import { readDocument, sectionSource, type TextFormat } from './document.js';
 import { EMPHASIS, HEDGE, TYPE_PRIORITY } from './cues.js';
 import { groupUnits, type Group } from './grouping.js';
-import { nameFor, tagsFor } from './naming.js';
+import { nameFor, subjectNouns, tagsFor } from './naming.js';
 import { peopleOf } from './people.js';
 import { speakerNames } from './structure.js';
 import { clip, normalizeText, squash } from './text.js';
@@ -26,6 +26,10 @@ export const SNAPSHOT_RULES = {
   minSequenceSentences: 2,
   /** A group that is only narrative needs this many sentences (or a cue) to be an insight. */
   minStorySentences: 2,
+  /** A spoken turn with cues this strong (a stated belief or lesson), or any rule, is kept on any subject. */
+  spokenCueWeight: 1.5,
+  /** … else it must use this many of the nouns the conversation comes back to. */
+  spokenSubjectNouns: 2,
 } as const;
 
 function hasCue(unit: Unit): boolean {
@@ -172,9 +176,34 @@ function saysEnough(group: Group, roles: Roles): boolean {
   return contentWords >= SNAPSHOT_RULES.minCuedContentWords;
 }
 
-function draftOf(group: Group, keyWords: Set<string>, people: Set<string>, order: number): Draft | null {
+/**
+ * Spoken turns hold small talk at any length ("the goats got into the recycling"). A turn that
+ * decides nothing and states no rule, belief or lesson is kept only when it is on the meeting's
+ * subject: it uses two of the nouns the conversation keeps coming back to, or one and a figure
+ * or a finding ("Seventy percent of people lose the remote", "the outage showed that …").
+ */
+const FINDING =
+  /\b(?:learned|learnt|found|find|showed|shows|shown|realized|realised|discovered|proved|proves|confirmed|turns out|turned out)(?: \w+)? that\b/;
+function onTheSubject(group: Group, roles: Roles, subjects: Set<string>): boolean {
+  if (!group.units.every((u) => u.speaker !== null) || group.units.some((u) => u.decision)) return true;
+  const stated = (u: Unit) =>
+    (u.typeScores.get('Rule') ?? 0) >= 1 || cueWeight(u.typeScores) >= SNAPSHOT_RULES.spokenCueWeight;
+  if (roles.core.some(stated) || group.units.some((u) => FINDING.test(u.lower))) return true;
+  const nouns = new Set(group.units.flatMap((u) => u.tokens).map((t) => t.lemma));
+  const used = [...subjects].filter((noun) => nouns.has(noun)).length;
+  const figure = group.units.some((u) => u.tokens.some((t) => t.pos === 'NUM' && t.normal !== 'one'));
+  return used >= SNAPSHOT_RULES.spokenSubjectNouns || (used >= 1 && figure);
+}
+
+interface TextFacts {
+  keyWords: Set<string>;
+  people: Set<string>;
+  subjects: Set<string>;
+}
+
+function draftOf(group: Group, { keyWords, people, subjects }: TextFacts, order: number): Draft | null {
   const roles = rolesOf(group);
-  if (!roles || !saysEnough(group, roles)) return null;
+  if (!roles || !saysEnough(group, roles) || !onTheSubject(group, roles, subjects)) return null;
   const { core, proof, story, method, steps, challenge } = roles;
   const lead = core[0]!;
   const name = nameFor(lead, group.units, group.heading);
@@ -233,6 +262,7 @@ function sectionSnapshots(text: string): ExtractedSnapshot[] {
   const keyWords = keyWordsOf(units);
   const people = peopleOf(units, speakerNames(normalizeText(text)));
   const groups = groupUnits(units);
+  const facts: TextFacts = { keyWords, people, subjects: subjectNouns(units.filter((u) => u.speaker !== null)) };
   // The text's own title (its first line, not a Markdown heading) names the one snapshot of a
   // short text; over several, it names the text, not the first of them ("Weekly sync, 14 March").
   const firstLine = squash(normalizeText(text).trim().split('\n')[0] ?? '');
@@ -240,7 +270,7 @@ function sectionSnapshots(text: string): ExtractedSnapshot[] {
     for (const group of groups) if (group.heading === firstLine) group.heading = null;
   }
   const drafts = groups
-    .map((group, order) => draftOf(group, keyWords, people, order))
+    .map((group, order) => draftOf(group, facts, order))
     .filter((draft): draft is Draft => draft !== null);
   return mostSignificant(drafts).map((draft) => draft.snapshot);
 }
