@@ -1,3 +1,4 @@
+import type { CalendarDate } from './dates.js';
 import { ENTRY_TYPES, MEMORY_TYPES, type EntryType, type MemoryType, type SnapshotType } from '../../model.js';
 
 /** A snapshot proposed from free text: a valid body for `POST /v1/snapshots`. */
@@ -36,4 +37,8 @@ export interface ExtractedMemory {
   content: string;
   memory_type: MemoryType;
   tags: string[];
+  /** Who said it: the turn's speaker, or the person the sentence opens with ("Tom prefers …"). */
+  speaker?: string;
+  /** When it happened, as the text dates it (its own date, else the text's `Date:` line or title). */
+  occurred_on?: CalendarDate;
 }

@@ -18,7 +18,7 @@ import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS } from '../memories/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
-import type { ExtractedMemory, TextFormat } from '../extraction/index.js';
+import type { CalendarDate, ExtractedMemory, TextFormat } from '../extraction/index.js';
 
 /** The most text one ingestion takes (characters); the body limit of the route allows it. */
 export const INGEST_CONTENT_MAX = 1_000_000;
@@ -130,6 +130,20 @@ function sourceOf(title: string | null, section: string | null | undefined): str
 /** The answer: the draft with the automatic edges the write made. */
 const withEdges = ({ draft, edges }: JobOutput<IngestResult>): IngestResult => ({ data: { ...draft.data, edges } });
 
+/**
+ * A date the text gives as a time: midnight UTC of that day. Without a year, the latest such day
+ * that is not after today ("March 12" written in January is last year's).
+ */
+function occurredAt(date: CalendarDate, now: number): string {
+  const today = new Date(now);
+  const at = (year: number) => Date.UTC(year, date.month - 1, date.day);
+  let year = date.year ?? today.getUTCFullYear();
+  if (date.year === null && at(year) > now) year -= 1;
+  const time = at(year);
+  // "February 30" and the like roll over in Date.UTC: a date that is not one is no date.
+  return new Date(time).getUTCDate() === date.day ? isoTime(time) : isoTime(now);
+}
+
 /** The built-in extractor's memories of the text, made valid, each once, with the body's tags. */
 function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[], now: number): Memory[] {
   const at = isoTime(now);
@@ -147,12 +161,13 @@ function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[
       brain_id: brainId,
       content: text,
       memory_type: MEMORY_TYPES.includes(found.memory_type as MemoryType) ? (found.memory_type as MemoryType) : 'fact',
-      speaker: null,
+      // Who and when, as the text says them (a speaker turn, "Tom prefers …", "March 12").
+      speaker: clip(found.speaker, MEMORY_LIMITS.speaker) ?? null,
       tags: [...new Set([...tags, ...ownTags])].slice(0, SNAPSHOT_LIMITS.tags),
       source_emotion: null,
       emotional_valence: null,
       emotional_intensity: null,
-      occurred_at: at,
+      occurred_at: found.occurred_on ? occurredAt(found.occurred_on, now) : at,
       session_id: null,
       promoted_to: null,
       created_at: at,
