@@ -64,6 +64,11 @@ export const ARGUMENT_RULES = {
   reasonClauses: true,
   /** "That is non-negotiable." after the claim joins the core. */
   restatement: true,
+  /**
+   * "… X. But Y.": a rebuttal answers the sentence before it. When that sentence is not the
+   * claim and does not open as support, it is the objection; the rebuttal is the author's.
+   */
+  answeredSentence: true,
 };
 
 /** The unit with other text: a clause of it. Tokens stay the sentence's (names and tags read them). */
@@ -246,6 +251,17 @@ export function readArgument(statements: Unit[]): Argument | null {
     }
   });
   if (best < 0) return null;
+  if (ARGUMENT_RULES.answeredSentence) {
+    readings.forEach((reading, i) => {
+      const before = readings[i - 1];
+      if (!reading.rebuts || !REBUTTAL_OPENER.test(spoken(reading.unit)) || !before || i - 1 === best) return;
+      if (before.other !== null || before.own === null || SUPPORT_OPENER.test(before.unit.lower)) return;
+      if (CONCLUSION_OPENER.test(before.unit.lower) || CLAIM_MARKERS.some((m) => m.test(before.unit.lower))) return;
+      before.other = before.unit;
+      before.own = null;
+      before.reason = null;
+    });
+  }
   const claim = readings[best]!.own!;
   const next = readings[best + 1];
   const restates =

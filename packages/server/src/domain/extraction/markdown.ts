@@ -48,6 +48,8 @@ function inline(nodes: PhrasingContent[]): Inline {
       case 'link':
       case 'linkReference': {
         const inner = inline(node.children);
+        // A bare address (an autolink, "<https://…>") has no words to keep.
+        if ('url' in node && (inner.text === node.url || /^(?:https?:\/\/|www\.|mailto:)/i.test(inner.text))) break;
         text += inner.text;
         linkWords += wordCount(inner.text);
         break;
@@ -113,14 +115,17 @@ function headingText(children: PhrasingContent[]): string {
 
 /** Blocks of prose (paragraphs and lists) of the nodes, in order; everything else is left out. */
 function blocksOf(nodes: RootContent[], out: string[]): void {
-  for (const node of nodes) {
+  nodes.forEach((node, index) => {
     if (node.type === 'paragraph') {
       const text = prose(node);
+      // "To connect using Sentinel, use:" introduces the code left out below it: nothing to say alone.
+      const next = nodes[index + 1];
+      if (text !== null && /:$/.test(text) && (next === undefined || !PROSE_NODES.has(next.type))) return;
       if (text !== null) out.push(text);
     } else if (node.type === 'list') {
       const lines: string[] = [];
       listLines(node, 0, lines);
-      if (lines.length === 0) continue;
+      if (lines.length === 0) return;
       // A paragraph ending in a colon right above the list is its header (structure.ts).
       const last = out.at(-1);
       if (last !== undefined && /:$/.test(last)) out[out.length - 1] = `${last}\n${lines.join('\n')}`;
@@ -129,8 +134,11 @@ function blocksOf(nodes: RootContent[], out: string[]): void {
       blocksOf(node.children, out);
     }
     // code, html, table, thematicBreak, definition, footnoteDefinition, yaml, toml: not prose.
-  }
+  });
 }
+
+/** The nodes whose words are read: a colon before anything else introduces what was left out. */
+const PROSE_NODES = new Set(['paragraph', 'list', 'blockquote']);
 
 /** Parses Markdown into its sections' plain text. Linear in the input. */
 export function markdownSections(markdown: string): Section[] {
