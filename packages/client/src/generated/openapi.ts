@@ -747,6 +747,11 @@ export interface components {
             session_id?: string;
             /** @description Link the new snapshots to each other and to the brain (default true) */
             auto_link?: boolean;
+            /**
+             * @description How to read the text: markdown (headings give each snapshot its source; code, tables, HTML, images and link lists are left out) or text. Default: detected from the Markdown constructs the text uses
+             * @enum {unknown}
+             */
+            format?: "markdown" | "text";
         };
         /**
          * CrystallizeResult
@@ -1057,6 +1062,11 @@ export interface components {
             extract_memories?: boolean;
             /** @description Link the new snapshots to each other and to the brain (default true) */
             auto_link?: boolean;
+            /**
+             * @description How to read the text: markdown (headings give each snapshot its source; code, tables, HTML, images and link lists are left out) or text. Default: detected from the Markdown constructs the text uses
+             * @enum {unknown}
+             */
+            format?: "markdown" | "text";
         };
         /**
          * IngestResult
@@ -1226,6 +1236,11 @@ export interface components {
             create_snapshots?: boolean;
             /** @description Link the new snapshots to each other and to the brain (default true) */
             auto_link?: boolean;
+            /**
+             * @description How to read the text: markdown (headings give each snapshot its source; code, tables, HTML, images and link lists are left out) or text. Default: detected from the Markdown constructs the text uses
+             * @enum {unknown}
+             */
+            format?: "markdown" | "text";
         };
         /**
          * KnowledgeIngestResult

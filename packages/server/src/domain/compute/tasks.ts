@@ -1,4 +1,4 @@
-import { extractKnowledgeEntries, extractMemories, extractSnapshots } from '../extraction/index.js';
+import { extractKnowledgeEntries, extractMemories, extractSnapshots, plainText } from '../extraction/index.js';
 import { mergeNearDuplicates } from '../crystallize/synthesize.js';
 import { linkAmongNew } from '../linking/among-new.js';
 
@@ -12,6 +12,7 @@ export const COMPUTE_TASKS = {
   extractSnapshots,
   extractKnowledgeEntries,
   extractMemories,
+  plainText,
   linkAmongNew,
   mergeNearDuplicates,
 };

@@ -2,6 +2,7 @@ import { SNAPSHOT_TYPES } from '../../model.js';
 import type { ChatUsage } from '../../providers/index.js';
 import { compute } from '../compute/index.js';
 import type { Domain } from '../context.js';
+import type { TextFormat } from '../extraction/index.js';
 import { askPerChunk } from '../llm/index.js';
 import type { RawProposal } from './proposal.js';
 
@@ -74,17 +75,23 @@ export interface Extraction {
 export async function extractInsights(
   { llm, compute: pool }: Pick<Domain, 'llm' | 'compute'>,
   text: string,
-  options: { signal?: AbortSignal | undefined; onChunkDone?: (done: number, total: number) => void },
+  options: {
+    signal?: AbortSignal | undefined;
+    onChunkDone?: (done: number, total: number) => void;
+    format?: TextFormat | undefined;
+  },
 ): Promise<Extraction> {
   if (!llm) {
     // On the compute pool: the text's size must not hold up other requests.
-    const proposals = await compute({ compute: pool }, 'extractSnapshots', [text], options.signal);
+    const proposals = await compute({ compute: pool }, 'extractSnapshots', [text, options.format], options.signal);
     options.onChunkDone?.(1, 1);
     return { proposals, usage: { tokensIn: 0, tokensOut: 0 } };
   }
+  // The LLM reads the document's prose too: no code, tables or markup to spend tokens on.
+  const prose = await compute({ compute: pool }, 'plainText', [text, options.format], options.signal);
   const { answers, usage } = await askPerChunk<{ insights: RawProposal[] }>(
     llm,
-    text,
+    prose,
     (chunk) => ({ name: 'insights', schema: INSIGHTS_SCHEMA, system: SYSTEM, user: chunk, signal: options.signal }),
     options.onChunkDone,
   );

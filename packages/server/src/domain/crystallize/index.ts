@@ -19,6 +19,7 @@ import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { compute } from '../compute/index.js';
 import type { JobRun } from '../jobs/index.js';
+import type { TextFormat } from '../extraction/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { noEdgeReason } from './edges-meta.js';
 import { newSnapshot } from '../snapshots.js';
@@ -39,6 +40,8 @@ export interface CrystallizeInput {
   agent_id?: string | undefined;
   session_id?: string | undefined;
   auto_link?: boolean | undefined;
+  /** How to read the text (design §13.4); detected when not given. */
+  format?: TextFormat | undefined;
 }
 
 /** Long work reports where it is (a job's progress) and stops when told (a job cancelled, a shutdown). */
@@ -99,7 +102,7 @@ async function crystallizeInto(
   const started = performance.now();
   // One search of the brain per insight, for the near-duplicate check and the linker both.
   const search = new CandidateSearch(domain, brainId);
-  const found = await proposeFromText(domain, brainId, text, { ...options, search });
+  const found = await proposeFromText(domain, brainId, text, { ...options, search, format: input.format });
   const { usage: extractUsage, counts } = found;
   // For review, what is already pending is known too.
   const final = input.review ? await dropPending(domain, brainId, found.proposals) : found.proposals;
@@ -202,7 +205,7 @@ export async function proposeFromText(
   domain: Domain,
   brainId: string,
   text: string,
-  options: WorkOptions & { search?: CandidateSearch } = {},
+  options: WorkOptions & { search?: CandidateSearch; format?: TextFormat | undefined } = {},
 ): Promise<{
   proposals: ProposedSnapshot[];
   usage: ChatUsage;
@@ -213,6 +216,7 @@ export async function proposeFromText(
   const extraction = await extractInsights(domain, text, {
     signal: options.signal,
     onChunkDone: (done, total) => options.progress?.({ phase: 'extract', done, total }),
+    format: options.format,
   });
   const raw = extraction.proposals.map(cleanProposal).filter((p): p is ProposedSnapshot => p !== undefined);
   options.progress?.({ phase: 'synthesize', done: 0, total: raw.length });

@@ -18,6 +18,8 @@ export interface RawProposal {
   steps?: unknown;
   challenge?: unknown;
   proof?: unknown;
+  /** The heading path of the Markdown section it came from (the built-in extractor's). */
+  source?: unknown;
 }
 
 /**
@@ -41,6 +43,8 @@ export function cleanProposal(raw: RawProposal): ProposedSnapshot | undefined {
     const limit = field === 'one_liner' ? SNAPSHOT_LIMITS.one_liner : SNAPSHOT_LIMITS.text;
     proposal[field] = clip(raw[field], limit) ?? null;
   }
+  const source = clip(raw.source, SNAPSHOT_LIMITS.text);
+  if (source !== undefined) proposal.source = source;
   return proposal;
 }
 

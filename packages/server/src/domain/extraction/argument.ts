@@ -64,6 +64,11 @@ export const ARGUMENT_RULES = {
   reasonClauses: true,
   /** "That is non-negotiable." after the claim joins the core. */
   restatement: true,
+  /**
+   * "… X. But Y.": a rebuttal answers the sentence before it. When that sentence is not the
+   * claim and does not open as support, it is the objection; the rebuttal is the author's.
+   */
+  answeredSentence: true,
 };
 
 /** The unit with other text: a clause of it. Tokens stay the sentence's (names and tags read them). */
@@ -99,6 +104,8 @@ function reportsOthers(unit: Unit): boolean {
   const subject = tokens.slice(0, verbAt);
   // "I say", "we argue", "you claim": the author or the reader, not the other side.
   if (subject.some((t) => /^(?:i|we|you|me|us)$/.test(t.normal))) return false;
+  // "Seventy percent of people said …": a survey's finding, not the other side's voice.
+  if (subject.some((t) => t.pos === 'NUM')) return false;
   return subject.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'PRON');
 }
 
@@ -244,6 +251,17 @@ export function readArgument(statements: Unit[]): Argument | null {
     }
   });
   if (best < 0) return null;
+  if (ARGUMENT_RULES.answeredSentence) {
+    readings.forEach((reading, i) => {
+      const before = readings[i - 1];
+      if (!reading.rebuts || !REBUTTAL_OPENER.test(spoken(reading.unit)) || !before || i - 1 === best) return;
+      if (before.other !== null || before.own === null || SUPPORT_OPENER.test(before.unit.lower)) return;
+      if (CONCLUSION_OPENER.test(before.unit.lower) || CLAIM_MARKERS.some((m) => m.test(before.unit.lower))) return;
+      before.other = before.unit;
+      before.own = null;
+      before.reason = null;
+    });
+  }
   const claim = readings[best]!.own!;
   const next = readings[best + 1];
   const restates =

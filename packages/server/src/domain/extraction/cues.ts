@@ -140,9 +140,28 @@ export const DECISION_LABEL =
 export const REPORTING_FRAME =
   /^[\p{Lu}][\p{L}'-]*(?: [\p{Lu}][\p{L}'-]*)? (?:opened|started|kicked off|began|presented|showed|shared|reported|walked (?:us|everyone) through|explained|summari[sz]ed|recapped|noted|pointed out|reminded (?:us|everyone))\b[^:]{0,80}:\s+(?=\S)/u;
 
-/** A sentence that reports a decision ("We agreed that …", "So we decided: …"). */
+/**
+ * A sentence that reports a decision ("We agreed that …", "So we decided: …"), or an action item
+ * with an owner and a deadline ("Lena will add a reload check by Friday"). Matched lower-cased.
+ */
 export const DECISION_SENTENCE =
-  /^(?:so |and )?(?:we|they|the team|everyone|everybody|the group|the board|all) (?:(?:also|all|finally|then|have|had|jointly|unanimously) )*(?:agreed|decided|resolved|committed|settled)\b|^(?:it was|it's|it is) (?:agreed|decided|resolved)\b/;
+  /^(?:so |and )?(?:we|they|the team|everyone|everybody|the group|the board|all) (?:(?:also|all|finally|then|have|had|jointly|unanimously) )*(?:agreed|decided|resolved|committed|settled)\b|^(?:it was|it's|it is) (?:agreed|decided|resolved)\b|\b(?:from now on|going forward)\b|^(?!(?:it|this|that|there|which|he|she|they) )[a-z][a-z'-]+(?: and [a-z][a-z'-]+)? (?:will|is going to|are going to|'ll) [a-z]+\b[^.]{0,160}? by (?:(?:next |this |the end of (?:the )?)?(?:monday|tuesday|wednesday|thursday|friday|week|month|sprint|quarter|tomorrow|eod|eow)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}\b|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/;
+
+/**
+ * A lead-in label that says what kind of line follows, not what it says ("Summary: …", "One more
+ * thing: …"): taken off, the rest is the statement.
+ */
+export const LEAD_LABEL =
+  /^(?:summary|tl;?dr|background|context|impact|status|update|fyi|quick note|one (?:more|last|other) thing|quick one|also|root cause)\s*[:–—-]\s+/;
+
+/**
+ * Lines that only say what the meeting did, not what it found: an agenda line ("First item is
+ * the onboarding drop-off"), a walk-through without its content ("Priya walked through the
+ * timeline"), a bare reaction ("Marco disagreed slightly", "Everyone agreed"). Not insights when
+ * short (docs/extraction.md, "Meetings").
+ */
+export const MEETING_MOVE =
+  /^(?:(?:the )?(?:first|second|third|next|last|final|another|one more) (?:item|topic|point|agenda item|question)(?: on the agenda)? (?:is|was|will be)\b|(?:the )?agenda (?:is|was|today)\b|^(?:the )?[a-z]+(?: [a-z]+)? (?:came|is|are) (?:back|in)\W*$)|^[a-z][a-z'-]*(?: [a-z][a-z'-]*)? (?:walked (?:us |everyone |the team )?through|went (?:over|through)|presented|gave (?:an? )?(?:update|overview|demo)|kicked off|opened the (?:meeting|call)|summari[sz]ed|recapped)\b|^(?:[a-z][a-z'-]*(?: [a-z][a-z'-]*)?|he|she|they|we|i|everyone|everybody|nobody) (?:(?:strongly|slightly|mostly|partly|fully|all|also|quickly) )?(?:agreed|disagreed|objected|concurred|pushed back|nodded|was fine with (?:it|that)|had no objections?)\b(?: (?:slightly|strongly|a bit|somewhat|with (?:that|this|him|her|them|it)|too))?\W*$/;
 /** A list header over decisions or action items: each item is one. */
 export const DECISION_HEADER =
   /^(?:(?:the )?(?:decisions?|action items?|actions?|next steps?|to-?dos?|todo list|follow-?ups?|agreed|owners?|assignments?|tasks?)(?: (?:made|agreed|taken|for \w+(?: \w+)?))?)$/;

@@ -11,7 +11,7 @@ import {
   REBUTTAL_OPENER,
   YES,
 } from './argument-cues.js';
-import { LESSONS_HEADER, METHOD_CUES } from './cues.js';
+import { LESSONS_HEADER, MEETING_META, METHOD_CUES } from './cues.js';
 import { cueWeight, type Unit } from './units.js';
 
 export interface Group {
@@ -143,6 +143,9 @@ export function groupUnits(units: Unit[]): Group[] {
       listsOfIdeas.add(list);
   }
 
+  // A meeting's record (speaker turns, attendee lines, decisions): each rule stated in it is a
+  // snapshot of its own, never the proof of what was said before it.
+  const meeting = units.some((u) => u.speaker !== null || u.decision || MEETING_META.test(u.lower));
   const groups: Group[] = [];
   let current: Group | null = null;
   let currentBlock = -1;
@@ -192,7 +195,13 @@ export function groupUnits(units: Unit[]): Group[] {
         cueWeight(unit.typeScores) >= GROUPING.newIdeaCueWeight &&
         group.units.some((u) => u.role === 'core' && cueWeight(u.typeScores) >= 1.5) &&
         !sharesTopic(unit, group);
-      opensNewGroup = opensIdea;
+      const statesRule =
+        meeting &&
+        unit.role === 'core' &&
+        (unit.typeScores.get('Rule') ?? 0) >= 1 &&
+        unit.content.length >= GROUPING.minIdeaContentWords &&
+        group.units.some((u) => u.kind === 'sentence' && u.role === 'core');
+      opensNewGroup = opensIdea || statesRule;
     }
     // List items do not count towards the size of a group: a long list stays whole.
     const full =

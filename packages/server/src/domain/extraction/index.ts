@@ -9,5 +9,7 @@ export { extractSnapshots } from './snapshots.js';
 export { extractKnowledgeEntries, type KnowledgeContext } from './knowledge.js';
 export { extractMemories } from './memories.js';
 export { chunkText, estimateTokens } from './chunking.js';
+export { detectFormat, plainText, TEXT_FORMATS, type TextFormat } from './document.js';
 export type { ExtractedSnapshot, ExtractedEntry, ExtractedMemory, EntryType, MemoryType } from './types.js';
+export type { CalendarDate } from './dates.js';
 export { ENTRY_TYPES, MEMORY_TYPES } from './types.js';

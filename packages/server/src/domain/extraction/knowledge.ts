@@ -4,6 +4,7 @@
  * is left of each group is a case study, a principle or a concept.
  */
 import { CASE_STUDY_CUES, DEFINITION_PATTERNS, LIST_KIND_CUES, QUOTE_PATTERNS } from './knowledge-cues.js';
+import { readDocument, sectionSource, type TextFormat } from './document.js';
 import { groupUnits, type Group } from './grouping.js';
 import { nameFor } from './naming.js';
 import { clip, squash, wordCount } from './text.js';
@@ -14,6 +15,8 @@ import { cueWeight, readUnits, type Unit } from './units.js';
 export interface KnowledgeContext {
   title: string;
   domain?: string | null;
+  /** How to read the text (design §13.4); detected when not given. */
+  format?: TextFormat | undefined;
 }
 
 /** Snapshot types whose cues make a passage a principle entry rather than a concept. */
@@ -154,7 +157,12 @@ function entriesOf(group: Group, context: KnowledgeContext): ExtractedEntry[] {
  * entry by these rules still gives one: a concept titled after the source, holding the text.
  */
 export function extractKnowledgeEntries(text: string, context: KnowledgeContext): ExtractedEntry[] {
-  const entries = groupUnits(readUnits(text)).flatMap((group) => entriesOf(group, context));
+  // A Markdown document section by section: each entry names the heading path it came from.
+  const entries = readDocument(text, context.format).flatMap((part) => {
+    const section = sectionSource(part.path);
+    const found = groupUnits(readUnits(part.text)).flatMap((group) => entriesOf(group, context));
+    return section === undefined ? found : found.map((e) => ({ ...e, section }));
+  });
   if (entries.length > 0 || squash(text) === '') return entries;
   return [entry('concept', context.title.trim() || 'Untitled', squash(text))];
 }

@@ -5,6 +5,8 @@
  * ("That is why …") stay together.
  */
 import { SMALL_TALK } from './cues.js';
+import { dateIn, type CalendarDate } from './dates.js';
+import { plainText, type TextFormat } from './document.js';
 import { MEMORY_CUES } from './memory-cues.js';
 import { tagsFor } from './naming.js';
 import { peopleOf } from './people.js';
@@ -30,7 +32,27 @@ function typeOf(units: Unit[]): MemoryType {
   return 'fact';
 }
 
-function memoryOf(units: Unit[], people: ReadonlySet<string>): ExtractedMemory | null {
+/**
+ * The person a sentence opens with as its subject ("Tom prefers …", "Ana Ruiz moved …"): one or
+ * two proper nouns, then a verb.
+ */
+function subjectPerson(unit: Unit): string | undefined {
+  const [first, second, third] = unit.tokens;
+  const verb = (t: typeof first) => t !== undefined && (t.pos === 'VERB' || t.pos === 'AUX');
+  if (first?.pos !== 'PROPN' || !/^\p{Lu}/u.test(first.text)) return undefined;
+  if (verb(second)) return first.text;
+  if (second?.pos === 'PROPN' && /^\p{Lu}/u.test(second.text) && verb(third)) return `${first.text} ${second.text}`;
+  return undefined;
+}
+
+/** The text's own date: a `Date:` line, else a date in its first line (the title). */
+function textDate(text: string): CalendarDate | undefined {
+  const lines = normalizeText(text).split('\n');
+  const dated = lines.find((line) => /^\s*(?:date|when)\s*:/i.test(line)) ?? lines.find((line) => line.trim() !== '');
+  return (dated && dateIn(dated)) || undefined;
+}
+
+function memoryOf(units: Unit[], people: ReadonlySet<string>, dated: CalendarDate | undefined): ExtractedMemory | null {
   const content = clip(
     units
       .map((u, i) => (u.kind === 'item' ? `${i === 0 ? '' : '\n'}- ${u.text}` : `${i === 0 ? '' : ' '}${u.text}`))
@@ -38,17 +60,27 @@ function memoryOf(units: Unit[], people: ReadonlySet<string>): ExtractedMemory |
     MEMORY_LIMITS.content,
   );
   if (content === '') return null;
-  return {
+  const memory: ExtractedMemory = {
     content,
     memory_type: typeOf(units),
     tags: tagsFor(units, '', people).slice(0, MEMORY_LIMITS.tags),
   };
+  const lead = units[0]!;
+  const speaker = lead.speaker ?? subjectPerson(lead);
+  if (speaker) memory.speaker = speaker;
+  // An event is dated by its own words ("On March 12 we moved …"); anything else said in a dated
+  // text (a decision, a preference) by the text: "we ship on April 3" was decided on the day.
+  const own = dateIn(content);
+  const happened = memory.memory_type === 'event' || memory.memory_type === 'story';
+  const when = happened ? (own ?? dated) : (dated ?? own);
+  if (when) memory.occurred_on = when.year === null && dated?.year ? { ...when, year: dated.year } : when;
+  return memory;
 }
 
-export function extractMemories(text: string): ExtractedMemory[] {
+export function extractMemories(text: string, format?: TextFormat): ExtractedMemory[] {
   const runs: Unit[][] = [];
   let previous: Unit | null = null;
-  const units = readUnits(text);
+  const units = readUnits(plainText(text, format));
   for (const unit of units) {
     if (
       unit.trivial ||
@@ -76,5 +108,8 @@ export function extractMemories(text: string): ExtractedMemory[] {
   }
   // People's names are never tags (people.ts): read from the whole text, attendee lines included.
   const people = peopleOf(units, speakerNames(normalizeText(text)));
-  return runs.map((run) => memoryOf(run, people)).filter((memory): memory is ExtractedMemory => memory !== null);
+  // "Tom prefers …": the person a memory is about is no tag either.
+  for (const run of runs) for (const word of subjectPerson(run[0]!)?.split(' ') ?? []) people.add(word.toLowerCase());
+  const dated = textDate(text);
+  return runs.map((run) => memoryOf(run, people, dated)).filter((memory): memory is ExtractedMemory => memory !== null);
 }

@@ -22,6 +22,8 @@ export const MEMORY_CUES: readonly [MemoryType, RegExp[]][] = [
     [
       /\b(?:i|we) (?:really |much |strongly |generally )?(?:prefer|like|love|enjoy|hate|dislike|can't stand|cannot stand)\b/,
       /\b(?:i|we)(?:'d| would) rather\b|\bmy (?:favou?rite|preference)\b|\b(?:i|we) (?:don't|do not) (?:like|enjoy|want)\b/,
+      // Someone else's ("Tom prefers …", "she can't stand …", "Ana doesn't like …").
+      /^(?:[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) (?:really |much |strongly |generally |still |always )?(?:prefers|likes|loves|enjoys|hates|dislikes|can't stand|cannot stand|would rather|'d rather|doesn't like|does not like|doesn't want|does not want)\b|\b(?:his|her|their) (?:favou?rite|preference)\b/,
     ],
   ],
   [

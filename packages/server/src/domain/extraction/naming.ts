@@ -29,7 +29,7 @@ const CUE_PREFIX = new RegExp(
       // "The rule is simple: never …": the adjective only announces what follows the colon. Before
       // the plain rule cue, which would stop at "is".
       '(?:the |my |our )?(?:rule|principle|lesson|point|idea|advice|answer)(?: here)? is (?:simple|clear|easy|this)(?=\\s*:)',
-      '(?:the |my |our |one )?(?:golden |first |main |guiding |core )?(?:rule|principle)(?: of thumb)?(?: here)?(?: is)?(?: that)?',
+      '(?:the |my |our |one )?(?:golden |first |main |guiding |core |new )?(?:rule|principle)(?: of thumb)?(?: here)?(?: (?:from now on|going forward))?(?: is)?(?: that)?',
       'fundamentally',
       'at (?:its|the|their) (?:core|heart|root)',
       'it turns out(?: that)?',
@@ -62,6 +62,20 @@ const GENERIC = new Set(
   (
     'thing things way ways lot lots people person time times something anything everything nothing kind sort bit ' +
     'stuff one ones part fact point case end example question answer yes no today day year years week month'
+  ).split(' '),
+);
+
+/**
+ * When, not what: months, weekdays and units of time are never a subject ("minute", "march").
+ * "may" and "second" are left out of the list only where they are another word too: the model
+ * tags them as nouns only as a month or a unit, so they are listed.
+ */
+const TIME_WORDS = new Set(
+  (
+    'january february march april may june july august september october november december ' +
+    'jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday ' +
+    'weekend morning afternoon evening night tonight tomorrow yesterday second minute hour days weeks months ' +
+    'minutes hours seconds quarter summary'
   ).split(' '),
 );
 
@@ -252,6 +266,28 @@ export function tagsFor(units: Unit[], name: string, people: ReadonlySet<string>
     .map(([tag]) => tag);
 }
 
+/**
+ * The subjects of a conversation: nouns (as tags are made) that come back in two turns or more,
+ * small talk and greetings left out.
+ * Small talk rarely returns to its nouns; the meeting's subject does.
+ */
+export function subjectNouns(units: Unit[]): Set<string> {
+  const turns = new Map<string, Set<number>>();
+  for (const unit of units) {
+    if (unit.trivial) continue;
+    for (const token of unit.tokens) {
+      // The model tags a subject as an adjective now and then ("lose the remote"): both count.
+      if (token.pos !== 'NOUN' && token.pos !== 'ADJ') continue;
+      const noun = tagText(token.lemma);
+      if (noun === null) continue;
+      const seen = turns.get(noun);
+      if (seen) seen.add(unit.block);
+      else turns.set(noun, new Set([unit.block]));
+    }
+  }
+  return new Set([...turns].filter(([, blocks]) => blocks.size >= 2).map(([noun]) => noun));
+}
+
 /** Lower case letters, digits and hyphens, 3 to 64 characters; null when nothing fit is left. */
 function tagText(word: string): string | null {
   const tag = word
@@ -261,5 +297,6 @@ function tagText(word: string): string | null {
     .replace(/[^a-z0-9-]+/g, '')
     .replace(/^-+|-+$/g, '');
   if (tag.length < 3 || /^\d+$/.test(tag) || STOP_WORDS.has(tag) || GENERIC.has(tag) || NOT_TAGS.has(tag)) return null;
+  if (TIME_WORDS.has(tag)) return null;
   return tag.slice(0, NAMING.maxTagCharacters);
 }

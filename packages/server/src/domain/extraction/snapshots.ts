@@ -5,9 +5,10 @@
 import type { SnapshotType } from '../../model.js';
 import { SNAPSHOT_LIMITS } from '../snapshots.js';
 import { readArgument } from './argument.js';
+import { readDocument, sectionSource, type TextFormat } from './document.js';
 import { EMPHASIS, HEDGE, TYPE_PRIORITY } from './cues.js';
 import { groupUnits, type Group } from './grouping.js';
-import { nameFor, tagsFor } from './naming.js';
+import { nameFor, subjectNouns, tagsFor } from './naming.js';
 import { peopleOf } from './people.js';
 import { speakerNames } from './structure.js';
 import { clip, normalizeText, squash } from './text.js';
@@ -25,6 +26,10 @@ export const SNAPSHOT_RULES = {
   minSequenceSentences: 2,
   /** A group that is only narrative needs this many sentences (or a cue) to be an insight. */
   minStorySentences: 2,
+  /** A spoken turn with cues this strong (a stated belief or lesson), or any rule, is kept on any subject. */
+  spokenCueWeight: 1.5,
+  /** … else it must use this many of the nouns the conversation comes back to. */
+  spokenSubjectNouns: 2,
 } as const;
 
 function hasCue(unit: Unit): boolean {
@@ -171,9 +176,34 @@ function saysEnough(group: Group, roles: Roles): boolean {
   return contentWords >= SNAPSHOT_RULES.minCuedContentWords;
 }
 
-function draftOf(group: Group, keyWords: Set<string>, people: Set<string>, order: number): Draft | null {
+/**
+ * Spoken turns hold small talk at any length ("the goats got into the recycling"). A turn that
+ * decides nothing and states no rule, belief or lesson is kept only when it is on the meeting's
+ * subject: it uses two of the nouns the conversation keeps coming back to, or one and a figure
+ * or a finding ("Seventy percent of people lose the remote", "the outage showed that …").
+ */
+const FINDING =
+  /\b(?:learned|learnt|found|find|showed|shows|shown|realized|realised|discovered|proved|proves|confirmed|turns out|turned out)(?: \w+)? that\b/;
+function onTheSubject(group: Group, roles: Roles, subjects: Set<string>): boolean {
+  if (!group.units.every((u) => u.speaker !== null) || group.units.some((u) => u.decision)) return true;
+  const stated = (u: Unit) =>
+    (u.typeScores.get('Rule') ?? 0) >= 1 || cueWeight(u.typeScores) >= SNAPSHOT_RULES.spokenCueWeight;
+  if (roles.core.some(stated) || group.units.some((u) => FINDING.test(u.lower))) return true;
+  const nouns = new Set(group.units.flatMap((u) => u.tokens).map((t) => t.lemma));
+  const used = [...subjects].filter((noun) => nouns.has(noun)).length;
+  const figure = group.units.some((u) => u.tokens.some((t) => t.pos === 'NUM' && t.normal !== 'one'));
+  return used >= SNAPSHOT_RULES.spokenSubjectNouns || (used >= 1 && figure);
+}
+
+interface TextFacts {
+  keyWords: Set<string>;
+  people: Set<string>;
+  subjects: Set<string>;
+}
+
+function draftOf(group: Group, { keyWords, people, subjects }: TextFacts, order: number): Draft | null {
   const roles = rolesOf(group);
-  if (!roles || !saysEnough(group, roles)) return null;
+  if (!roles || !saysEnough(group, roles) || !onTheSubject(group, roles, subjects)) return null;
   const { core, proof, story, method, steps, challenge } = roles;
   const lead = core[0]!;
   const name = nameFor(lead, group.units, group.heading);
@@ -200,11 +230,39 @@ function draftOf(group: Group, keyWords: Set<string>, people: Set<string>, order
   return { snapshot, order };
 }
 
-export function extractSnapshots(text: string): ExtractedSnapshot[] {
+/**
+ * The snapshots of a text: a Markdown document section by section, each snapshot naming its
+ * heading path as its `source`; plain text as one section. At most `maxSnapshots`, the most
+ * significant, in the text's order.
+ */
+export function extractSnapshots(text: string, format?: TextFormat): ExtractedSnapshot[] {
+  const drafts: Draft[] = [];
+  for (const section of readDocument(text, format)) {
+    const source = sectionSource(section.path);
+    const heading = section.path.at(-1);
+    // A heading that says something names the first snapshot under it; "Install" is a label.
+    const named = heading !== undefined && heading.split(' ').length >= 3 ? `# ${heading}\n\n` : '';
+    for (const snapshot of sectionSnapshots(named + section.text)) {
+      drafts.push({ snapshot: source === undefined ? snapshot : { ...snapshot, source }, order: drafts.length });
+    }
+  }
+  return mostSignificant(drafts).map((draft) => draft.snapshot);
+}
+
+function mostSignificant(drafts: Draft[]): Draft[] {
+  if (drafts.length <= SNAPSHOT_RULES.maxSnapshots) return drafts;
+  return [...drafts]
+    .sort((a, b) => b.snapshot.significance_score - a.snapshot.significance_score || a.order - b.order)
+    .slice(0, SNAPSHOT_RULES.maxSnapshots)
+    .sort((a, b) => a.order - b.order);
+}
+
+function sectionSnapshots(text: string): ExtractedSnapshot[] {
   const units = readUnits(text);
   const keyWords = keyWordsOf(units);
   const people = peopleOf(units, speakerNames(normalizeText(text)));
   const groups = groupUnits(units);
+  const facts: TextFacts = { keyWords, people, subjects: subjectNouns(units.filter((u) => u.speaker !== null)) };
   // The text's own title (its first line, not a Markdown heading) names the one snapshot of a
   // short text; over several, it names the text, not the first of them ("Weekly sync, 14 March").
   const firstLine = squash(normalizeText(text).trim().split('\n')[0] ?? '');
@@ -212,14 +270,7 @@ export function extractSnapshots(text: string): ExtractedSnapshot[] {
     for (const group of groups) if (group.heading === firstLine) group.heading = null;
   }
   const drafts = groups
-    .map((group, order) => draftOf(group, keyWords, people, order))
+    .map((group, order) => draftOf(group, facts, order))
     .filter((draft): draft is Draft => draft !== null);
-  const kept =
-    drafts.length <= SNAPSHOT_RULES.maxSnapshots
-      ? drafts
-      : [...drafts]
-          .sort((a, b) => b.snapshot.significance_score - a.snapshot.significance_score || a.order - b.order)
-          .slice(0, SNAPSHOT_RULES.maxSnapshots)
-          .sort((a, b) => a.order - b.order);
-  return kept.map((draft) => draft.snapshot);
+  return mostSignificant(drafts).map((draft) => draft.snapshot);
 }

@@ -3,7 +3,7 @@
  * Sentence boundaries come from the model; line structure is read here, because the model
  * reads a numbered list as one long sentence.
  */
-import { DECISION_LABEL } from './cues.js';
+import { DECISION_LABEL, MEETING_META } from './cues.js';
 import { removeHesitations, squash } from './text.js';
 
 export interface ListItem {
@@ -87,7 +87,17 @@ function speakersOf(lines: string[]): Set<string> {
     const label = SPEAKER.exec(line.replace(TIMESTAMP, ''))?.[1];
     if (label !== undefined) seen.set(label, (seen.get(label) ?? 0) + 1);
   }
-  return new Set([...seen].filter(([, count]) => count >= 2).map(([label]) => label));
+  const repeated = [...seen].filter(([, count]) => count >= 2).map(([label]) => label);
+  // In a transcript (a speaker heard twice, and three turns at least), a name heard once is a
+  // speaker too ("Marco: we should cap retries" between Priya's turns); a statement label is not.
+  const turns = [...seen.values()].reduce((sum, count) => sum + count, 0);
+  if (repeated.length === 0 || turns < 3) return new Set(repeated);
+  return new Set(
+    [...seen.keys()].filter((label) => {
+      const lower = `${label.toLowerCase()}: `;
+      return !STATEMENT_LABELS.has(label.toLowerCase()) && !DECISION_LABEL.test(lower) && !MEETING_META.test(lower);
+    }),
+  );
 }
 
 function paragraphs(text: string): Line[][] {

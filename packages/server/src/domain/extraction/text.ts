@@ -1,17 +1,21 @@
 /**
  * Plain-text helpers: the clean-up applied before reading, and clipping to a field's limit.
  */
+import { normalizeTranscript } from './transcript.js';
 
-/** Line ends, tabs, typographic apostrophes and invisible characters, made uniform. */
+/**
+ * Line ends, tabs, typographic apostrophes and invisible characters, made uniform; a meeting
+ * tool's export (WebVTT, SRT, Otter, Zoom chat) brought to `Speaker: words` lines.
+ */
 export function normalizeText(text: string): string {
-  return (
+  return normalizeTranscript(
     text
       .replace(/\r\n?/g, '\n')
       // Zero-width characters, the byte-order mark and other control characters carry no words.
       // eslint-disable-next-line no-control-regex
       .replace(/[\u200B-\u200D\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
       .replace(/[\t\u00A0]/g, ' ')
-      .replace(/[\u2018\u2019\u02BC]/g, "'")
+      .replace(/[\u2018\u2019\u02BC]/g, "'"),
   );
 }
 

@@ -1,3 +1,4 @@
+import type { CalendarDate } from './dates.js';
 import { ENTRY_TYPES, MEMORY_TYPES, type EntryType, type MemoryType, type SnapshotType } from '../../model.js';
 
 /** A snapshot proposed from free text: a valid body for `POST /v1/snapshots`. */
@@ -12,6 +13,8 @@ export interface ExtractedSnapshot {
   challenge?: string;
   /** The sentences that support the core: reasons, evidence, the answer to an objection. */
   proof?: string;
+  /** The heading path of the Markdown section it came from ("Guide > Setup"). */
+  source?: string;
   tags: string[];
   confidence: number;
   significance_score: number;
@@ -25,6 +28,8 @@ export interface ExtractedEntry {
   entry_type: EntryType;
   title: string;
   content: string;
+  /** The heading path of the Markdown section it came from ("Guide > Setup"). */
+  section?: string;
 }
 
 /** A memory for `POST /v1/ingest` with `extract_memories: true`. */
@@ -32,4 +37,8 @@ export interface ExtractedMemory {
   content: string;
   memory_type: MemoryType;
   tags: string[];
+  /** Who said it: the turn's speaker, or the person the sentence opens with ("Tom prefers …"). */
+  speaker?: string;
+  /** When it happened, as the text dates it (its own date, else the text's `Date:` line or title). */
+  occurred_on?: CalendarDate;
 }

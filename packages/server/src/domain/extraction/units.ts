@@ -18,6 +18,8 @@ import {
   DECISION_LABEL,
   DECISION_SENTENCE,
   DECISION_HEADER,
+  LEAD_LABEL,
+  MEETING_MOVE,
   REPORTING_FRAME,
   STORY_CUES,
   TYPE_CUES,
@@ -115,6 +117,7 @@ function roleOf(lower: string, tokens: Token[], scores: Map<SnapshotType, number
 }
 
 function isTrivial(
+  tokens: Token[],
   kind: Unit['kind'],
   lower: string,
   content: string[],
@@ -124,10 +127,13 @@ function isTrivial(
   if (MEETING_META.test(lower)) return true;
   if ((SMALL_TALK.test(lower) || SIGN_OFF.test(lower)) && content.length < 5) return true;
   if (META_TALK.test(lower) && content.length < 8) return true;
+  if (MEETING_MOVE.test(lower) && content.length < 6 && cueWeight(scores) < 1.5) return true;
   // List items are short by nature ("Review weekly."): only an empty one is nothing.
   if (kind !== 'sentence') return content.length === 0;
   if (question) return content.length < 4;
   if (content.length === 0) return true;
+  // A fragment without a verb ("So, the remote control design.") announces, it does not state.
+  if (content.length < 4 && !tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX')) return true;
   return content.length < 3 && cueWeight(scores) < 1;
 }
 
@@ -139,7 +145,7 @@ function makeUnit(
 ): Unit {
   // "Decision: we keep …": the label says what the line is; the text says the rest.
   const label = DECISION_LABEL.exec(written.toLowerCase());
-  const frame = label ? null : REPORTING_FRAME.exec(written);
+  const frame = label ? null : (REPORTING_FRAME.exec(written) ?? LEAD_LABEL.exec(written.toLowerCase()));
   const cut = label?.[0].length ?? frame?.[0].length ?? 0;
   const text = cut > 0 ? capitalize(written.slice(cut)) : written;
   const lower = text.toLowerCase();
@@ -156,7 +162,7 @@ function makeUnit(
     tokens,
     content,
     question,
-    trivial: isTrivial(place.kind, written.toLowerCase(), content, scores, question),
+    trivial: isTrivial(tokens, place.kind, written.toLowerCase(), content, scores, question),
     role: place.kind === 'sentence' && !decision ? roleOf(lower, tokens, scores) : 'core',
     sequence: SEQUENCE_CUE.test(lower),
     decision,

@@ -18,7 +18,7 @@ import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS, settleArrivals } from '../memories/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
-import type { ExtractedMemory } from '../extraction/index.js';
+import type { CalendarDate, ExtractedMemory, TextFormat } from '../extraction/index.js';
 
 /** The most text one ingestion takes (characters); the body limit of the route allows it. */
 export const INGEST_CONTENT_MAX = 1_000_000;
@@ -34,6 +34,8 @@ export interface IngestInput {
   brain_id?: string | undefined;
   extract_memories?: boolean | undefined;
   auto_link?: boolean | undefined;
+  /** How to read the content (design §13.4); detected when not given. */
+  format?: TextFormat | undefined;
 }
 
 export interface IngestResult {
@@ -84,7 +86,7 @@ async function ingestInto(
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()))];
 
   const search = new CandidateSearch(domain, brainId);
-  const { proposals } = await proposeFromText(domain, brainId, content, { ...options, search });
+  const { proposals } = await proposeFromText(domain, brainId, content, { ...options, search, format: input.format });
   const now = domain.clock.now();
   const ingestionId = newId('ing', now);
   const snapshots = proposals.map((p) =>
@@ -92,14 +94,16 @@ async function ingestInto(
       {
         ...p,
         tags: [...new Set([...tags, ...p.tags])].slice(0, SNAPSHOT_LIMITS.tags),
-        source: title === null ? null : clip(title, SNAPSHOT_LIMITS.text),
+        source: sourceOf(title, p.source),
       },
       brainId,
       { source_type: sourceType, source_id: ingestionId },
       now,
     ),
   );
-  const found = input.extract_memories ? await compute(domain, 'extractMemories', [content], options.signal) : [];
+  const found = input.extract_memories
+    ? await compute(domain, 'extractMemories', [content, input.format], options.signal)
+    : [];
   const memories = memoriesOf(found, brainId, tags, now);
   const autoEdges =
     input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
@@ -119,8 +123,28 @@ async function ingestInto(
   return withEdges({ draft: { data: { ...draft.data, memories: settled } }, edges });
 }
 
+/** A snapshot's source: the title, then the heading path in a Markdown document ("Runbook > Deploy"). */
+function sourceOf(title: string | null, section: string | null | undefined): string | null {
+  const path = [title, section].filter((part): part is string => typeof part === 'string' && part !== '');
+  return path.length === 0 ? null : (clip(path.join(' > '), SNAPSHOT_LIMITS.text) ?? null);
+}
+
 /** The answer: the draft with the automatic edges the write made. */
 const withEdges = ({ draft, edges }: JobOutput<IngestResult>): IngestResult => ({ data: { ...draft.data, edges } });
+
+/**
+ * A date the text gives as a time: midnight UTC of that day. Without a year, the latest such day
+ * that is not after today ("March 12" written in January is last year's).
+ */
+function occurredAt(date: CalendarDate, now: number): string {
+  const today = new Date(now);
+  const at = (year: number) => Date.UTC(year, date.month - 1, date.day);
+  let year = date.year ?? today.getUTCFullYear();
+  if (date.year === null && at(year) > now) year -= 1;
+  const time = at(year);
+  // "February 30" and the like roll over in Date.UTC: a date that is not one is no date.
+  return new Date(time).getUTCDate() === date.day ? isoTime(time) : isoTime(now);
+}
 
 /** The built-in extractor's memories of the text, made valid, each once, with the body's tags. */
 function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[], now: number): Memory[] {
@@ -139,12 +163,13 @@ function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[
       brain_id: brainId,
       content: text,
       memory_type: MEMORY_TYPES.includes(found.memory_type as MemoryType) ? (found.memory_type as MemoryType) : 'fact',
-      speaker: null,
+      // Who and when, as the text says them (a speaker turn, "Tom prefers …", "March 12").
+      speaker: clip(found.speaker, MEMORY_LIMITS.speaker) ?? null,
       tags: [...new Set([...tags, ...ownTags])].slice(0, SNAPSHOT_LIMITS.tags),
       source_emotion: null,
       emotional_valence: null,
       emotional_intensity: null,
-      occurred_at: at,
+      occurred_at: found.occurred_on ? occurredAt(found.occurred_on, now) : at,
       session_id: null,
       promoted_to: null,
       superseded_by: null,

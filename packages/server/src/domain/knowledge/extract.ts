@@ -3,6 +3,7 @@ import type { ChatUsage } from '../../providers/index.js';
 import { compute } from '../compute/index.js';
 import type { Domain } from '../context.js';
 import { clip } from '../crystallize/index.js';
+import type { TextFormat } from '../extraction/index.js';
 import { askPerChunk } from '../llm/index.js';
 import type { WorkOptions } from '../crystallize/index.js';
 
@@ -13,6 +14,8 @@ export interface ProposedEntry {
   entry_type: EntryType;
   title: string;
   content: string;
+  /** The heading path of the Markdown section it came from (the built-in extractor's). */
+  section?: string;
 }
 
 const ENTRIES_SCHEMA = {
@@ -57,13 +60,13 @@ export async function extractEntries(
   { llm, compute: pool }: Pick<Domain, 'llm' | 'compute'>,
   source: SourceDescription,
   content: string | undefined,
-  options: WorkOptions,
+  options: WorkOptions & { format?: TextFormat | undefined },
 ): Promise<{ entries: ProposedEntry[]; usage: ChatUsage }> {
   const progress = (done: number, total: number) => options.progress?.({ phase: 'extract', done, total });
   // A job shows its phase from the start, not 'queued' until its first chunk is done.
   progress(0, 0);
   if (!llm) {
-    const context = { title: source.title, domain: source.domain };
+    const context = { title: source.title, domain: source.domain, format: options.format };
     // On the compute pool: a megabyte of text must not hold up other requests.
     const entries = await compute(
       { compute: pool },
@@ -77,7 +80,10 @@ export async function extractEntries(
   const about = `${source.source_type} "${source.title}"${source.author ? ` by ${source.author}` : ''}${
     source.domain ? ` (domain: ${source.domain})` : ''
   }`;
-  const text = content ?? `The ${about}. List the knowledge it is known for teaching.`;
+  const text =
+    content === undefined
+      ? `The ${about}. List the knowledge it is known for teaching.`
+      : await compute({ compute: pool }, 'plainText', [content, options.format], options.signal);
   const { answers, usage } = await askPerChunk<{ entries: unknown[] }>(
     llm,
     text,
@@ -97,7 +103,7 @@ export async function extractEntries(
 function clean(raw: unknown[]): ProposedEntry[] {
   const seen = new Set<string>();
   const out: ProposedEntry[] = [];
-  for (const item of raw as { entry_type?: unknown; title?: unknown; content?: unknown }[]) {
+  for (const item of raw as { entry_type?: unknown; title?: unknown; content?: unknown; section?: unknown }[]) {
     const content = clip(item?.content, ENTRY_LIMITS.content);
     const title = clip(item?.title, ENTRY_LIMITS.title) ?? (content && clip(content, 80));
     const entryType = ENTRY_TYPES.includes(item?.entry_type as EntryType) ? (item.entry_type as EntryType) : 'concept';
@@ -105,7 +111,12 @@ function clean(raw: unknown[]): ProposedEntry[] {
     const key = `${entryType}\n${title}\n${content}`.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ entry_type: entryType, title, content });
+    const section = clip(item.section, ENTRY_LIMITS.title);
+    out.push(
+      section === undefined
+        ? { entry_type: entryType, title, content }
+        : { entry_type: entryType, title, content, section },
+    );
   }
   return out;
 }

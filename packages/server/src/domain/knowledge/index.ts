@@ -20,6 +20,7 @@ import { compute } from '../compute/index.js';
 import { clip, dropKnown, jobWrite, type WorkOptions } from '../crystallize/index.js';
 import { inTurnWithSameText } from '../crystallize/same-text-runs.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import type { TextFormat } from '../extraction/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
 import { scoredByText } from '../search/ranking.js';
@@ -45,6 +46,8 @@ export interface KnowledgeIngestInput {
   brain_id?: string | undefined;
   create_snapshots?: boolean | undefined;
   auto_link?: boolean | undefined;
+  /** How to read the content (design §13.4); detected when not given. */
+  format?: TextFormat | undefined;
 }
 
 export interface KnowledgeIngestResult {
@@ -133,7 +136,7 @@ async function ingestInto(
     domain,
     { title, author, domain: domainName, source_type: input.source_type },
     content,
-    options,
+    { ...options, format: input.format },
   );
 
   const now = domain.clock.now();
@@ -164,14 +167,14 @@ async function ingestInto(
       await compute(
         domain,
         'mergeNearDuplicates',
-        [proposed.map((e) => asSnapshot(e, tags, domainName))],
+        [proposed.map((e) => asSnapshot(e, tags, domainName, sourceLine(title, author)))],
         options.signal,
       ),
       search,
     );
     snapshots = fresh.map((fields) =>
       newSnapshot(
-        { ...fields, source: sourceLine(title, author) },
+        { ...fields, source: fields.source ?? sourceLine(title, author) },
         brainId,
         { source_type: input.source_type, source_id: sourceId },
         now,
@@ -215,7 +218,12 @@ const withEdges = ({ draft, edges }: JobOutput<KnowledgeIngestResult>): Knowledg
 });
 
 /** An entry as snapshot fields: its title the name, its content the core, tags from the request and domain. */
-function asSnapshot(entry: ProposedEntry, tags: string[], domainName: string | null): ProposedSnapshot {
+function asSnapshot(
+  entry: ProposedEntry,
+  tags: string[],
+  domainName: string | null,
+  sourceOf: string,
+): ProposedSnapshot {
   // The entry's text is already valid; only its length may exceed a snapshot field's.
   const name = clip(entry.title, SNAPSHOT_LIMITS.name) as string;
   const core = clip(entry.content, SNAPSHOT_LIMITS.core) as string;
@@ -228,6 +236,8 @@ function asSnapshot(entry: ProposedEntry, tags: string[], domainName: string | n
     significance_score: 0.5,
     tags: [...new Set([...tags, ...extra, entry.entry_type])].slice(0, SNAPSHOT_LIMITS.tags),
     story: entry.entry_type === 'case_study' ? entry.content.slice(0, SNAPSHOT_LIMITS.text) : null,
+    // The source, and in a Markdown document the heading path the entry came from.
+    source: (entry.section ? `${sourceOf} > ${entry.section}` : sourceOf).slice(0, SNAPSHOT_LIMITS.text),
   };
 }
 

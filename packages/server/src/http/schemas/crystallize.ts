@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { TEXT_FORMATS } from '../../domain/extraction/index.js';
 import { CursorPage, Nullable, PageCursor, PageLimit, PageOffset, Timestamp, TrimmedText, Unit } from './common.js';
 import { EdgeSchema } from './edge.js';
 import { SnapshotSchema, SnapshotTypeSchema } from './snapshot.js';
@@ -10,6 +11,12 @@ export const SOURCE_TYPE_PATTERN = '^[a-z0-9_-]{1,64}$';
 const BrainId = Type.String({ minLength: 1, description: "Brain to write into; default: the key's brain" });
 export const AutoLinkOption = Type.Boolean({
   description: 'Link the new snapshots to each other and to the brain (default true)',
+});
+
+/** How the text is read (design §13.4): as Markdown, or as plain text; detected when absent. */
+export const TextFormatOption = Type.Enum([...TEXT_FORMATS], {
+  description:
+    'How to read the text: markdown (headings give each snapshot its source; code, tables, HTML, images and link lists are left out) or text. Default: detected from the Markdown constructs the text uses',
 });
 
 export const CrystallizeBody = Type.Object(
@@ -32,6 +39,7 @@ export const CrystallizeBody = Type.Object(
     agent_id: Type.Optional(Type.String({ maxLength: 200, description: 'The agent that sent the text' })),
     session_id: Type.Optional(Type.String({ maxLength: 200, description: 'The session the text comes from' })),
     auto_link: Type.Optional(AutoLinkOption),
+    format: Type.Optional(TextFormatOption),
   },
   { additionalProperties: false, title: 'CrystallizeRequest' },
 );

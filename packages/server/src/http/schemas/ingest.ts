@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { INGEST_CONTENT_MAX, INGEST_CONTENT_MIN, INGEST_TITLE_MAX } from '../../domain/ingest/index.js';
 import { INGEST_SOURCE_TYPES } from '../../model.js';
 import { Nullable, TrimmedText } from './common.js';
-import { AutoLinkOption } from './crystallize.js';
+import { AutoLinkOption, TextFormatOption } from './crystallize.js';
 import { EdgeSchema } from './edge.js';
 import { Tags } from './knowledge.js';
 import { MemorySchema } from './memory.js';
@@ -31,6 +31,7 @@ export const IngestBody = Type.Object(
       Type.Boolean({ description: 'Also keep the memories the text holds (default false)' }),
     ),
     auto_link: Type.Optional(AutoLinkOption),
+    format: Type.Optional(TextFormatOption),
   },
   { additionalProperties: false, title: 'IngestRequest' },
 );

@@ -15,7 +15,7 @@ import {
   TrimmedText,
   Unit,
 } from './common.js';
-import { AutoLinkOption } from './crystallize.js';
+import { AutoLinkOption, TextFormatOption } from './crystallize.js';
 import { EdgeSchema } from './edge.js';
 import { SEARCH_QUERY_MAX } from './search.js';
 import { SnapshotSchema } from './snapshot.js';
@@ -50,6 +50,7 @@ export const KnowledgeIngestBody = Type.Object(
       Type.Boolean({ description: 'Also make snapshots from the entries (default true)' }),
     ),
     auto_link: Type.Optional(AutoLinkOption),
+    format: Type.Optional(TextFormatOption),
   },
   { additionalProperties: false, title: 'KnowledgeIngestRequest' },
 );
