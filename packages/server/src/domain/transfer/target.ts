@@ -3,6 +3,7 @@ import { notFound } from '../../errors.js';
 import type { TableShape } from '../../store/transfer-store.js';
 import type { Domain } from '../context.js';
 import type { ImportSource } from './source.js';
+import { referencedIds } from './references.js';
 import { remappedId } from './remap.js';
 import type { ImportTarget, Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
@@ -77,7 +78,7 @@ export async function planImport(
   return (await anyIdTaken(domain, source, file.brainId)) ? minted : kept;
 }
 
-/** Whether any id in the file (its brain's, its records') is already a row's on this server. */
+/** Whether any id in the file (its brain's, its records', those they name) is already a row's on this server. */
 async function anyIdTaken(domain: Domain, source: ImportSource, brainId: string): Promise<boolean> {
   const brains = SECTIONS.find((s) => s.kind === 'brain') as Section;
   if ((await domain.store.transfer.takenIds(brains.shape, [brainId])).length > 0) return true;
@@ -92,12 +93,23 @@ async function anyIdTaken(domain: Domain, source: ImportSource, brainId: string)
     if (item.error !== undefined) continue;
     const record = item.value as { kind?: unknown; data?: { id?: unknown } } | null;
     const section = typeof record?.kind === 'string' ? sectionOf.get(record.kind) : undefined;
+    if (!section || section.kind === 'brain') continue;
+    // The ids its references name too: the check (validate.ts) found each among the file's ids by
+    // a hash, and a reference kept as it is must never name a row of this server (issue 46).
+    const named: [Section, string][] = (section.references ?? []).flatMap((reference) =>
+      referencedIds(record?.data as Record<string, unknown>, reference).map((id): [Section, string] => [
+        sectionOf.get(reference.kind) as Section,
+        id,
+      ]),
+    );
     const id = record?.data?.id;
-    if (!section || section.kind === 'brain' || typeof id !== 'string' || !('id' in section.shape.columns)) continue;
-    const ids = pending.get(section.shape) ?? [];
-    ids.push(id);
-    pending.set(section.shape, ids);
-    if (ids.length >= IDS_PER_LOOKUP && (await lookUp(section.shape))) return true;
+    if (typeof id === 'string' && 'id' in section.shape.columns) named.push([section, id]);
+    for (const [of, taken] of named) {
+      const ids = pending.get(of.shape) ?? [];
+      ids.push(taken);
+      pending.set(of.shape, ids);
+      if (ids.length >= IDS_PER_LOOKUP && (await lookUp(of.shape))) return true;
+    }
   }
   for (const shape of pending.keys()) if (await lookUp(shape)) return true;
   return false;

@@ -3,6 +3,7 @@ import { END_KIND, FORMAT_NAME, FORMAT_VERSION, type ExportHeader } from './form
 import type { SourceLine } from './jsonl-source.js';
 import type { SeenRecords } from './section.js';
 import { SECTIONS } from './sections/index.js';
+import { referenceProblems } from './references.js';
 import { SeenIds } from './seen-ids.js';
 import { MAX_NESTING, prototypeKey, tooDeep } from '../nesting.js';
 import { NUL_REASON, nulPath } from '../nul-text.js';
@@ -54,7 +55,7 @@ function headerProblem(value: unknown): string | undefined {
  * The first pass of an import: every line is checked — the header, each record against its
  * section's rules, references between records, the order of sections, the end line's counts —
  * before anything is written. Every problem is reported with its line; a file with any is not
- * imported at all. Memory stays flat but for the snapshot ids (SeenIds).
+ * imported at all. Memory stays flat but for the records' ids (SeenIds).
  */
 export async function checkFile(
   lines: AsyncIterable<SourceLine>,
@@ -80,11 +81,7 @@ export async function checkFile(
   let current = -1;
   let last = 0;
   let items = 0;
-  const seen: SeenRecords = {
-    brainId: '',
-    hasSnapshot: (id) => ids.has(id),
-    addSnapshot: (id) => ids.add(id),
-  };
+  const seen: SeenRecords = { brainId: '', has: (id) => ids.has(id) };
   for await (const item of lines) {
     last = item.line;
     items++;
@@ -169,7 +166,14 @@ export async function checkFile(
       problem(`${record.kind}: ${nul} ${NUL_REASON}`);
       continue;
     }
-    const reasons = SECTIONS[index]!.check(record.data, seen);
+    const section = SECTIONS[index]!;
+    const reasons = section.check(record.data, seen);
+    if (reasons.length === 0 && section.references) {
+      reasons.push(...referenceProblems(record.data as Record<string, unknown>, section.references, seen));
+    }
+    // Known even when the record is bad, so the records naming it are not reported as well.
+    const id = (record.data as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') ids.add(id);
     for (const reason of reasons) problem(`${record.kind}: ${reason}`);
     if (record.kind === 'brain' && reasons.length === 0) brain = record.data as Record<string, unknown>;
   }
