@@ -7,6 +7,7 @@ import { referenceProblems } from './references.js';
 import { SeenIds } from './seen-ids.js';
 import { MAX_NESTING, prototypeKey, tooDeep } from '../nesting.js';
 import { NUL_REASON, nulPath } from '../nul-text.js';
+import { SURROGATE_REASON, unpairedSurrogatePath } from '../unpaired-surrogate.js';
 
 export interface LineProblem {
   line: number;
@@ -167,6 +168,11 @@ export async function checkFile(
       continue;
     }
     const section = SECTIONS[index]!;
+    const lone = unpairedSurrogatePath(record.data);
+    if (lone !== undefined) {
+      problem(`${record.kind}: ${lone} ${SURROGATE_REASON}`);
+      continue;
+    }
     const reasons = section.check(record.data, seen);
     if (reasons.length === 0 && section.references) {
       reasons.push(...referenceProblems(record.data as Record<string, unknown>, section.references, seen));
