@@ -12,18 +12,26 @@ export const NUL_REASON =
  * `value`, or undefined. Iterative, like nesting.ts's walks: any depth is safe.
  */
 export function nulPath(value: unknown, prefix = ''): string | undefined {
+  return textPathWhere(value, (text) => text.includes('\u0000'), prefix);
+}
+
+/**
+ * The path of the first string or key of `value` for which `bad` holds (nulPath, and
+ * unpaired-surrogate.ts's check), or undefined.
+ */
+export function textPathWhere(value: unknown, bad: (text: string) => boolean, prefix = ''): string | undefined {
   const stack: { value: unknown; path: string }[] = [{ value, path: prefix }];
   while (stack.length > 0) {
     const item = stack.pop() as (typeof stack)[number];
     if (typeof item.value === 'string') {
-      if (item.value.includes('\u0000')) return item.path || '(body)';
+      if (bad(item.value)) return item.path || '(body)';
       continue;
     }
     if (typeof item.value !== 'object' || item.value === null) continue;
     const array = Array.isArray(item.value);
     for (const [key, child] of array ? (item.value as unknown[]).entries() : Object.entries(item.value)) {
       const path = array ? `${item.path}[${key}]` : item.path ? `${item.path}.${key}` : String(key);
-      if (!array && String(key).includes('\u0000')) return path;
+      if (!array && bad(String(key))) return path;
       stack.push({ value: child, path });
     }
   }

@@ -44,18 +44,19 @@ export class AccessLog {
 /** A query parameter whose name says it holds a secret: `api_key`, `apikey`, `token`, `access_token`, `password`, … */
 const SECRET_NAME =
   /(^|[_-])(api[_-]?key|apikey|key|token|secret|password|passwd|pwd|auth|authorization|signature|sig|session)$/i;
-/** A value that looks like one of our keys, whatever its parameter is called. */
-const KEY_LIKE = /sg_[A-Za-z0-9]{16,}/g;
+/** A value that looks like one of our keys, whatever its parameter is called (its `_` percent-encoded too). */
+const KEY_LIKE = /sg(?:_|%5f)[A-Za-z0-9]{16,}/gi;
 
 /**
  * The URL as the access log writes it: any query parameter that may carry a secret keeps its
  * name and loses its value (`?api_key=[REDACTED]`), and anything shaped like a key is replaced
- * wherever it is. Keys belong in the Authorization header; one sent in a URL (refused with 401)
- * must not end up in log files, which more people read than the database.
+ * wherever it is, the path's segments included (`/v1/snapshots/sg_…`, `/sg_…`). Keys belong in
+ * the Authorization header; one sent in a URL (refused with 401, or a 404) must not end up in log
+ * files, which more people read than the database.
  */
 export function redactQuery(url: string): string {
   const at = url.indexOf('?');
-  if (at < 0) return url;
+  if (at < 0) return url.replace(KEY_LIKE, 'sg_[REDACTED]');
   const query = url
     .slice(at + 1)
     .split('&')

@@ -2,6 +2,7 @@ import { errorCodes, type FastifyInstance } from 'fastify';
 import { AppError, validationError } from '../errors.js';
 import { MAX_NESTING, tooDeep } from '../domain/nesting.js';
 import { NUL_REASON, nulPath } from '../domain/nul-text.js';
+import { SURROGATE_REASON, unpairedSurrogatePath } from '../domain/unpaired-surrogate.js';
 
 /**
  * JSON bodies through Fastify's own safe parser (prototype poisoning refused), except that an
@@ -9,6 +10,7 @@ import { NUL_REASON, nulPath } from '../domain/nul-text.js';
  * fine, and a POST or PUT without a body fails validation with a clear message instead.
  * `refuseNul`: the store cannot keep U+0000 (domain/nul-text.ts), so a body holding it anywhere
  * is a 400 naming the field, and so is a query parameter holding it (a path segment: a 404).
+ * A lone UTF-16 surrogate in any string or key of the body is a 400 naming the field on every store.
  */
 export function registerJsonBody(app: FastifyInstance, options: { refuseNul: boolean }): void {
   // A body too large is a 413 whatever its type (design §3.7's order: 413 before 415): Fastify
@@ -47,6 +49,8 @@ export function registerJsonBody(app: FastifyInstance, options: { refuseNul: boo
       }
       const nul = options.refuseNul && !err ? nulPath(value) : undefined;
       if (nul !== undefined) return done(validationError([{ field: nul, reason: NUL_REASON }]));
+      const lone = err ? undefined : unpairedSurrogatePath(value);
+      if (lone !== undefined) return done(validationError([{ field: lone, reason: SURROGATE_REASON }]));
       const key = err ? forbiddenKey(text) : undefined;
       if (key === undefined) return done(err, value);
       // Valid JSON, refused for a key that reaches an object's prototype: name the field, as

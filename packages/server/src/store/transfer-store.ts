@@ -55,6 +55,13 @@ export interface TransferStore {
    * job's output is recorded in the same transaction too, as a knowledge write's (JobWrite).
    */
   writeRows(batches: { shape: TableShape; rows: Row[] }[], checkpoint: ImportCheckpoint, job?: JobWrite): Promise<void>;
+  /**
+   * Creates an imported file's brain — `rows`: its account (kept when there) and the brain row —
+   * with the import's first checkpoint, in one transaction, only when no brain has that id: false
+   * (and nothing written) when one has. Deciding which brain a file goes into and creating it is
+   * one step, so two imports naming one free brain id never both take it (design §15.2).
+   */
+  claimBrain(rows: { shape: TableShape; row: Row }[], checkpoint: ImportCheckpoint): Promise<boolean>;
   checkpoint(id: string): Promise<ImportCheckpoint | undefined>;
   /** Of `ids`, those that a row of `shape`'s table (any account's) already has as its `id`. */
   takenIds(shape: TableShape, ids: string[]): Promise<string[]>;

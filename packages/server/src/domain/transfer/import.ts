@@ -9,7 +9,7 @@ import type { SourceLine } from './jsonl-source.js';
 import type { Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
 import type { ImportSource } from './source.js';
-import { planImport } from './target.js';
+import { claimTarget, planImport } from './target.js';
 import { checkFile, type LineProblem } from './validate.js';
 
 /** Rows per transaction: large enough that commits cost little, small enough to resume quickly. */
@@ -98,12 +98,13 @@ export async function importFile(
   );
   if (checked.problems.length > 0 || !checked.header || !checked.brain)
     throw new ImportRejected(checked.problems, checked.badLines);
-  const target = await planImport(
-    domain,
-    source,
-    { brainId: checked.header.brain_id, brain: checked.brain, fingerprint: fingerprint.digest('hex') },
-    options,
-  );
+  const file = { brainId: checked.header.brain_id, brain: checked.brain, fingerprint: fingerprint.digest('hex') };
+  let target = await planImport(domain, source, file, options);
+  if (!(await claimTarget(domain, target, checked.brain))) {
+    // Another import took the brain id between the look and the claim: a brain of our own.
+    target = await planImport(domain, source, file, { ...options, keptTaken: true });
+    if (!(await claimTarget(domain, target, checked.brain))) throw new Error('the import could not create its brain');
+  }
   const runId = target.runId;
   const records = checked.items - 2;
   const result: ImportResult = {

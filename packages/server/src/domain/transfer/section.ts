@@ -15,11 +15,21 @@ export interface ImportTarget {
 /** What the validation pass has seen so far, for references between records. */
 export interface SeenRecords {
   brainId: string;
-  hasSnapshot(id: string): boolean;
-  addSnapshot(id: string): void;
+  /** Whether an earlier record of the file has this id (ids carry their kind's prefix). */
+  has(id: string): boolean;
   /** A memory of the file; `needsMemory`: this line names one, which may come later in the file. */
   addMemory(id: string): void;
   needsMemory(id: string): void;
+}
+
+/**
+ * A field of a record that names another record (its id, a list of ids, or null): it must name a
+ * record of an earlier line of the same file, of kind `kind` (design §15.2), so that it is renamed
+ * with it and can never point into another brain or account.
+ */
+export interface Reference {
+  field: string;
+  kind: string;
 }
 
 /**
@@ -32,6 +42,8 @@ export interface Section {
   kind: string;
   /** The table the records are read from, and written to. */
   shape: TableShape;
+  /** The fields naming other records of the file, checked alike for every kind (references.ts). */
+  references?: readonly Reference[];
   /** The record as the file holds it, from a stored row. */
   toRecord(row: Row): Row;
   /** Problems with one record (its JSON already parsed), as reasons a person can act on. */

@@ -1,10 +1,11 @@
 /**
- * Snapshot ids seen in a file, for checking that every edge joins two of them. Held as 53-bit
+ * Record ids seen in a file, for checking that every reference names one of them. Held as 53-bit
  * hashes (two FNV-1a hashes of the id) in an open-addressing table over a Float64Array: 16 MB
  * for a million ids. (A Set of the same numbers took about 40 bytes an id, each hash a heap
  * number, and its growth pushed the import's peak RSS past 300 MB at a million snapshots.) A
- * collision could only let one dangling reference through, which the database's foreign keys
- * would still refuse.
+ * collision (even one made on purpose) lets at most a reference to nothing through: a file whose
+ * references name any row of this server gets new ids for all its records (target.ts), and those
+ * name nothing outside its new brain.
  */
 export class SeenIds {
   /** Each hash + 1, so that 0 marks an empty slot; at most half full, so probes stay short. */

@@ -3,6 +3,7 @@ import { notFound } from '../../errors.js';
 import type { TableShape } from '../../store/transfer-store.js';
 import type { Domain } from '../context.js';
 import type { ImportSource } from './source.js';
+import { referencedIds } from './references.js';
 import { remappedId } from './remap.js';
 import type { ImportTarget, Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
@@ -32,10 +33,18 @@ export async function planImport(
   domain: Domain,
   source: ImportSource,
   file: { brainId: string; brain: Record<string, unknown>; fingerprint: string },
-  options: { brainId?: string | undefined; accountId?: string | undefined; freshBrainId?: string | undefined },
+  options: {
+    brainId?: string | undefined;
+    accountId?: string | undefined;
+    freshBrainId?: string | undefined;
+    /** The file's brain id was just taken by another import: new ids for all (claimTarget). */
+    keptTaken?: boolean;
+  },
 ): Promise<PlannedImport> {
+  // A job's runs are its own (design §15.3): the same file in another job never takes one up.
+  const runOf = options.freshBrainId === undefined ? '' : `\0${options.freshBrainId}`;
   const runIdOf = (brainId: string, how: string) =>
-    createHash('sha256').update(`${file.fingerprint}\0${brainId}\0${how}`).digest('hex');
+    createHash('sha256').update(`${file.fingerprint}\0${brainId}\0${how}${runOf}`).digest('hex');
   const { brainId: intoBrainId, accountId: callerAccount } = options;
   // Also when it is the file's own brain: exported and imported back with `--brain`, its records
   // join it a second time under new ids, as into any other brain.
@@ -68,16 +77,37 @@ export async function planImport(
     runId: runIdOf(mintedBrainId, 'minted'),
   };
   // An import of this file begun before (finished, or cut short) is taken up where it is. A job
-  // (freshBrainId) takes up only its own run: one cut short, not another job's finished one.
-  for (const plan of [kept, minted]) {
+  // (freshBrainId) finds only its own runs: their ids are its own.
+  for (const plan of options.keptTaken ? [minted] : [kept, minted]) {
     const brain = await domain.store.getBrainUnscoped(plan.brainId);
     const began = brain?.account_id === accountId ? await domain.store.transfer.checkpoint(plan.runId) : undefined;
-    if (began && (options.freshBrainId === undefined || plan === minted || !began.finished)) return plan;
+    if (began) return plan;
   }
-  return (await anyIdTaken(domain, source, file.brainId)) ? minted : kept;
+  return options.keptTaken || (await anyIdTaken(domain, source, file.brainId)) ? minted : kept;
 }
 
-/** Whether any id in the file (its brain's, its records') is already a row's on this server. */
+/**
+ * Creates the planned brain, when the import makes one, together with its first checkpoint, as
+ * one atomic step (TransferStore.claimBrain): false when another import took its id since it
+ * was found free. A run taken up again (its checkpoint there) has its brain already.
+ */
+export async function claimTarget(
+  domain: Domain,
+  plan: PlannedImport,
+  brain: Record<string, unknown>,
+): Promise<boolean> {
+  if (!plan.keepIds && !plan.createsBrain) return true;
+  const owner = (await domain.store.getBrainUnscoped(plan.brainId))?.account_id;
+  if (owner === plan.accountId && (await domain.store.transfer.checkpoint(plan.runId))) return true;
+  const brains = SECTIONS.find((s) => s.kind === 'brain') as Section;
+  return domain.store.transfer.claimBrain(brains.toRows(brain, plan), {
+    id: plan.runId,
+    linesDone: 0,
+    finished: false,
+  });
+}
+
+/** Whether any id in the file (its brain's, its records', those they name) is already a row's on this server. */
 async function anyIdTaken(domain: Domain, source: ImportSource, brainId: string): Promise<boolean> {
   const brains = SECTIONS.find((s) => s.kind === 'brain') as Section;
   if ((await domain.store.transfer.takenIds(brains.shape, [brainId])).length > 0) return true;
@@ -92,12 +122,23 @@ async function anyIdTaken(domain: Domain, source: ImportSource, brainId: string)
     if (item.error !== undefined) continue;
     const record = item.value as { kind?: unknown; data?: { id?: unknown } } | null;
     const section = typeof record?.kind === 'string' ? sectionOf.get(record.kind) : undefined;
+    if (!section || section.kind === 'brain') continue;
+    // The ids its references name too: the check (validate.ts) found each among the file's ids by
+    // a hash, and a reference kept as it is must never name a row of this server (issue 46).
+    const named: [Section, string][] = (section.references ?? []).flatMap((reference) =>
+      referencedIds(record?.data as Record<string, unknown>, reference).map((id): [Section, string] => [
+        sectionOf.get(reference.kind) as Section,
+        id,
+      ]),
+    );
     const id = record?.data?.id;
-    if (!section || section.kind === 'brain' || typeof id !== 'string' || !('id' in section.shape.columns)) continue;
-    const ids = pending.get(section.shape) ?? [];
-    ids.push(id);
-    pending.set(section.shape, ids);
-    if (ids.length >= IDS_PER_LOOKUP && (await lookUp(section.shape))) return true;
+    if (typeof id === 'string' && 'id' in section.shape.columns) named.push([section, id]);
+    for (const [of, taken] of named) {
+      const ids = pending.get(of.shape) ?? [];
+      ids.push(taken);
+      pending.set(of.shape, ids);
+      if (ids.length >= IDS_PER_LOOKUP && (await lookUp(of.shape))) return true;
+    }
   }
   for (const shape of pending.keys()) if (await lookUp(shape)) return true;
   return false;

@@ -3,9 +3,11 @@ import { END_KIND, FORMAT_NAME, FORMAT_VERSION, type ExportHeader } from './form
 import type { SourceLine } from './jsonl-source.js';
 import type { SeenRecords } from './section.js';
 import { SECTIONS } from './sections/index.js';
+import { referenceProblems } from './references.js';
 import { SeenIds } from './seen-ids.js';
 import { MAX_NESTING, prototypeKey, tooDeep } from '../nesting.js';
 import { NUL_REASON, nulPath } from '../nul-text.js';
+import { SURROGATE_REASON, unpairedSurrogatePath } from '../unpaired-surrogate.js';
 
 export interface LineProblem {
   line: number;
@@ -54,7 +56,7 @@ function headerProblem(value: unknown): string | undefined {
  * The first pass of an import: every line is checked — the header, each record against its
  * section's rules, references between records, the order of sections, the end line's counts —
  * before anything is written. Every problem is reported with its line; a file with any is not
- * imported at all. Memory stays flat but for the snapshot ids (SeenIds).
+ * imported at all. Memory stays flat but for the records' ids (SeenIds).
  */
 export async function checkFile(
   lines: AsyncIterable<SourceLine>,
@@ -85,8 +87,7 @@ export async function checkFile(
   let items = 0;
   const seen: SeenRecords = {
     brainId: '',
-    hasSnapshot: (id) => ids.has(id),
-    addSnapshot: (id) => ids.add(id),
+    has: (id) => ids.has(id),
     addMemory: (id) => memoryIds.add(id),
     needsMemory: (id) => memoryRefs.push({ line: last, id }),
   };
@@ -174,7 +175,19 @@ export async function checkFile(
       problem(`${record.kind}: ${nul} ${NUL_REASON}`);
       continue;
     }
-    const reasons = SECTIONS[index]!.check(record.data, seen);
+    const section = SECTIONS[index]!;
+    const lone = unpairedSurrogatePath(record.data);
+    if (lone !== undefined) {
+      problem(`${record.kind}: ${lone} ${SURROGATE_REASON}`);
+      continue;
+    }
+    const reasons = section.check(record.data, seen);
+    if (reasons.length === 0 && section.references) {
+      reasons.push(...referenceProblems(record.data as Record<string, unknown>, section.references, seen));
+    }
+    // Known even when the record is bad, so the records naming it are not reported as well.
+    const id = (record.data as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') ids.add(id);
     for (const reason of reasons) problem(`${record.kind}: ${reason}`);
     if (record.kind === 'brain' && reasons.length === 0) brain = record.data as Record<string, unknown>;
   }

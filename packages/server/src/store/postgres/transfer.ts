@@ -99,16 +99,30 @@ export class PostgresTransferStore implements TransferStore {
           ]);
         }
       }
-      await client.query(
-        `INSERT INTO import_runs (id, lines_done, finished, updated_at) VALUES ($1, $2, $3, now())
-         ON CONFLICT (id) DO UPDATE SET lines_done = excluded.lines_done, finished = excluded.finished,
-           updated_at = excluded.updated_at`,
-        [checkpoint.id, checkpoint.linesDone, checkpoint.finished],
-      );
+      await saveCheckpoint(client, checkpoint);
       if (job) {
         const recorded = await client.query(RECORD_JOB_OUTPUT, [job.id, job.owner, jobOutputText(job, [])]);
         if ((recorded.rowCount ?? 0) === 0) throw new JobOutputRefused(job.id);
       }
+    });
+  }
+
+  async claimBrain(rows: { shape: TableShape; row: Row }[], checkpoint: ImportCheckpoint): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      for (const { shape, row } of rows) {
+        const columns = Object.keys(shape.columns).join(', ');
+        // The brains table's primary key decides: of two claims at once, the second waits for
+        // the first to commit and then inserts nothing.
+        const inserted = await client.query(
+          `INSERT INTO ${shape.table} (${columns})
+           SELECT ${columns} FROM json_populate_record(NULL::${shape.table}, $1::json)
+           ON CONFLICT DO NOTHING`,
+          [JSON.stringify(row)],
+        );
+        if (shape.table === 'brains' && (inserted.rowCount ?? 0) === 0) return false;
+      }
+      await saveCheckpoint(client, checkpoint);
+      return true;
     });
   }
 
@@ -129,4 +143,13 @@ export class PostgresTransferStore implements TransferStore {
     const row = rows[0];
     return row && { id, linesDone: Number(row.lines_done), finished: row.finished };
   }
+}
+
+async function saveCheckpoint(client: pg.PoolClient, checkpoint: ImportCheckpoint): Promise<void> {
+  await client.query(
+    `INSERT INTO import_runs (id, lines_done, finished, updated_at) VALUES ($1, $2, $3, now())
+     ON CONFLICT (id) DO UPDATE SET lines_done = excluded.lines_done, finished = excluded.finished,
+       updated_at = excluded.updated_at`,
+    [checkpoint.id, checkpoint.linesDone, checkpoint.finished],
+  );
 }

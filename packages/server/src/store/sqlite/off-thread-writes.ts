@@ -29,8 +29,9 @@ export function rowsOf(write: KnowledgeWrite): number {
  * file: still one transaction, all of it or nothing (design §11), while the event loop answers
  * other requests. To this process the commit is one by another connection, as by the CLI or a
  * second server: the read caches see it through `PRAGMA data_version`, the text index through
- * its change log. A write of this process that comes meanwhile waits for the lock (busy_timeout),
- * as it would behind another process. The worker starts at the first large write and stays.
+ * its change log. A write of this process that comes meanwhile waits for the lock off the event
+ * loop (GroupCommit tries again every few ms), as it would behind another process. The worker
+ * starts at the first large write and stays.
  */
 export class OffThreadWrites {
   private readonly calls: WorkerCalls<{ accountId: string; write: KnowledgeWrite }, { edges: unknown[] }>;

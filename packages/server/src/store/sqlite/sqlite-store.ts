@@ -43,10 +43,13 @@ export class SqliteStore extends ResourceMethods implements Store {
   protected readonly snapshots: SqliteSnapshotStore;
   protected readonly edges: SqliteEdgeStore;
   private readonly offThread: OffThreadWrites | undefined;
+  private readonly busyTimeoutMs: number;
 
   constructor(path: string, options: SqliteOptions = {}) {
     super();
-    this.db = openSqliteDatabase(path, options);
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    // The request thread never waits for the lock inside SQLite (GroupCommit tries again later).
+    this.db = openSqliteDatabase(path, { ...options, busyTimeoutMs: 0 });
     this.search = new SqliteSearchStore(this.db, path);
     this.writes = new GroupCommit(this.db);
     this.keys = new SqliteKeyStore(this.db, this.writes);
@@ -66,7 +69,13 @@ export class SqliteStore extends ResourceMethods implements Store {
   }
 
   async migrate(): Promise<number> {
-    return runSqliteMigrations(this.db, sqliteMigrations);
+    // At start, before any request: waiting for a CLI's lock here holds up nothing.
+    this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    try {
+      return runSqliteMigrations(this.db, sqliteMigrations);
+    } finally {
+      this.db.pragma('busy_timeout = 0');
+    }
   }
 
   async ping(): Promise<void> {

@@ -122,7 +122,7 @@ export class SqliteTransferStore implements TransferStore {
     checkpoint: ImportCheckpoint,
     job?: JobWrite,
   ): Promise<void> {
-    this.writes.runAlone(() => {
+    await this.writes.runAlone(() => {
       // Seen by this transaction only: the triggers leave the search index and counts to the
       // statements below, one per batch instead of several per row (deferred-upkeep-sql.ts).
       this.db.prepare('INSERT INTO deferred_upkeep (writer) VALUES (?)').run(IMPORT_WRITER);
@@ -147,13 +147,7 @@ export class SqliteTransferStore implements TransferStore {
             .run(rows[0]?.[shape.brainColumn], JSON.stringify(rows.map((row) => row.id)));
         }
       }
-      this.db
-        .prepare(
-          `INSERT INTO import_runs (id, lines_done, finished, updated_at) VALUES (?, ?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET lines_done = excluded.lines_done, finished = excluded.finished,
-             updated_at = excluded.updated_at`,
-        )
-        .run(checkpoint.id, checkpoint.linesDone, checkpoint.finished ? 1 : 0, new Date().toISOString());
+      this.saveCheckpoint(checkpoint);
       if (job) {
         const written = jobOutputText(job, []);
         const recorded = this.db.prepare(RECORD_JOB_OUTPUT).run({ id: job.id, owner: job.owner, written });
@@ -161,6 +155,29 @@ export class SqliteTransferStore implements TransferStore {
       }
       this.db.prepare('DELETE FROM deferred_upkeep WHERE writer = ?').run(IMPORT_WRITER);
     });
+  }
+
+  async claimBrain(rows: { shape: TableShape; row: Row }[], checkpoint: ImportCheckpoint): Promise<boolean> {
+    const claimed = await this.writes.runAlone(() => {
+      for (const { shape, row } of rows) {
+        const { statement, columns } = this.insertOf(shape);
+        const inserted = statement.run(toSqlite(columns, row)).changes > 0;
+        if (shape.table === 'brains' && !inserted) return false;
+      }
+      this.saveCheckpoint(checkpoint);
+      return true;
+    });
+    return claimed;
+  }
+
+  private saveCheckpoint(checkpoint: ImportCheckpoint): void {
+    this.db
+      .prepare(
+        `INSERT INTO import_runs (id, lines_done, finished, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET lines_done = excluded.lines_done, finished = excluded.finished,
+           updated_at = excluded.updated_at`,
+      )
+      .run(checkpoint.id, checkpoint.linesDone, checkpoint.finished ? 1 : 0, new Date().toISOString());
   }
 
   async takenIds(shape: TableShape, ids: string[]): Promise<string[]> {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { EDGE_COLUMNS } from '../../../store/columns.js';
 import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
 import { EDGE_ORIGINS, EDGE_TYPES } from '../../../model.js';
-import type { Section } from '../section.js';
+import type { Reference, Section } from '../section.js';
 import { closed, Id, OptionalText, pick, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
@@ -33,18 +33,21 @@ const check = schemaCheck(
   ),
 );
 
-/** Checks shared with tombstones: the brain, and both ends among the file's snapshots. */
+/** Both ends of an edge (and of a tombstone) are snapshots of the file. */
+export const ENDS: readonly Reference[] = [
+  { field: 'source_id', kind: 'snapshot' },
+  { field: 'target_id', kind: 'snapshot' },
+];
+
+/** Checks shared with tombstones: the brain, and two different ends (validate.ts checks ENDS). */
 export function endsProblems(
   record: { brain_id: string; source_id: string; target_id: string },
-  seen: { brainId: string; hasSnapshot(id: string): boolean },
+  seen: { brainId: string },
 ): string[] {
   const problems: string[] = [];
   if (record.brain_id !== seen.brainId)
     problems.push(`brain_id is not the brain named in the header (${seen.brainId})`);
   if (record.source_id === record.target_id) problems.push('source_id and target_id are the same snapshot');
-  for (const end of ['source_id', 'target_id'] as const) {
-    if (!seen.hasSnapshot(record[end])) problems.push(`${end} ${record[end]} is not a snapshot of this file`);
-  }
   return problems;
 }
 
@@ -52,6 +55,7 @@ export function endsProblems(
 export const edgeSection: Section = {
   kind: 'edge',
   shape,
+  references: ENDS,
   toRecord: (row) => pick(row, EDGE_COLUMNS),
   check(record, seen) {
     const problems = check(record);

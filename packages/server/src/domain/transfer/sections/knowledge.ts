@@ -104,6 +104,7 @@ const inBrain = (record: unknown, brainId: string): string[] =>
 export const knowledgeSourceSection: Section = {
   kind: 'knowledge_source',
   shape: sourceShape,
+  references: [{ field: 'snapshot_ids', kind: 'snapshot' }],
   toRecord: (row) => pick(row, SOURCE_COLUMNS),
   check(record, seen) {
     const problems = checkSource(record);
@@ -127,6 +128,7 @@ export const knowledgeSourceSection: Section = {
 export const knowledgeEntrySection: Section = {
   kind: 'knowledge_entry',
   shape: entryShape,
+  references: [{ field: 'source_id', kind: 'knowledge_source' }],
   toRecord: (row) => pick(row, ENTRY_COLUMNS),
   check(record, seen) {
     const problems = checkEntry(record);

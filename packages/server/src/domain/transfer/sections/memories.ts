@@ -73,6 +73,7 @@ const check = schemaCheck(
 export const memorySection: Section = {
   kind: 'memory',
   shape,
+  references: [{ field: 'promoted_to', kind: 'snapshot' }],
   toRecord: (row) => pick(row, COLUMNS),
   check(record, seen) {
     const problems = check(record);

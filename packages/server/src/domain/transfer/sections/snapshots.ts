@@ -59,8 +59,6 @@ export const snapshotSection: Section = {
   check(record, seen) {
     const problems = check(record);
     const snapshot = record as { id: unknown; brain_id: string };
-    // Known even when the record is bad, so its edges are not reported as well.
-    if (typeof snapshot.id === 'string') seen.addSnapshot(snapshot.id);
     if (problems.length > 0) return problems;
     const emotion = (record as { emotion: unknown }).emotion;
     // The API's limit (design §3.4): an import stores nothing an API write could not.

@@ -3,7 +3,7 @@ import { canonicalPair } from '../../../store/brain-rows.js';
 import type { TableShape } from '../../../store/transfer-store.js';
 import { EDGE_TYPES } from '../../../model.js';
 import type { Section } from '../section.js';
-import { endsProblems } from './edges.js';
+import { ENDS, endsProblems } from './edges.js';
 import { closed, Id, pick, Time } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
@@ -33,6 +33,7 @@ const check = schemaCheck(
 export const tombstoneSection: Section = {
   kind: 'tombstone',
   shape,
+  references: ENDS,
   toRecord: (row) => pick(row, COLUMNS),
   check(record, seen) {
     const problems = check(record);
