@@ -194,7 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setValidatorCompiler(options.compileSchemasOnFirstUse ? onFirstUse.validatorCompiler : validatorCompiler);
-  registerJsonBody(app, { refuseNul: !store.storesNul });
+  registerJsonBody(app, { refuseNul: !store.capabilities.storesNul });
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   app.addHook('onRequest', (request, reply, done) => {

@@ -353,7 +353,7 @@ describe('GET /v1/brains/:id/export and import', () => {
             `${name}: ${pattern} in ${reported.join(' | ')}`,
           );
         assert.equal(
-          await target.app.domain.store.getBrainUnscoped(key.brainId),
+          await target.app.domain.store.brains.getUnscoped(key.brainId),
           undefined,
           `${name}: nothing imported`,
         );

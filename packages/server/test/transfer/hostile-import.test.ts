@@ -97,7 +97,7 @@ describe('import of hostile files', () => {
   it('with the caller’s account (POST /v1/brains/import), records go into that account only', async () => {
     const path = writeFile(api.dir, 'caller.jsonl', await fileReusingOwnerIds());
     const result = await importInto(api, path, { accountId: other.accountId });
-    const brain = await api.app.domain.store.getBrainUnscoped(result.brainId);
+    const brain = await api.app.domain.store.brains.getUnscoped(result.brainId);
     assert.equal(brain?.account_id, other.accountId);
     // Into a brain of another account: not found.
     await assert.rejects(importInto(api, path, { accountId: other.accountId, brainId: owner.brainId }), /not found/);

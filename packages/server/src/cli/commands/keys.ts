@@ -76,7 +76,7 @@ async function listKeys(args: string[], io: CliIo): Promise<void> {
     args,
     options: { account: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
-  const keys = await withDomain((domain) => domain.store.listApiKeys(values.account));
+  const keys = await withDomain((domain) => domain.store.keys.list(values.account));
   // Only the prefix is ever shown: the key itself was never stored.
   const rows = keys.map(shownKey);
   if (values.json) {

@@ -40,7 +40,7 @@ export async function planImport(
   // Also when it is the file's own brain: exported and imported back with `--brain`, its records
   // join it a second time under new ids, as into any other brain.
   if (intoBrainId !== undefined) {
-    const existing = await domain.store.getBrainUnscoped(intoBrainId);
+    const existing = await domain.store.brains.getUnscoped(intoBrainId);
     if (!existing || (callerAccount !== undefined && existing.account_id !== callerAccount)) throw notFound('brain');
     return {
       brainId: intoBrainId,
@@ -70,7 +70,7 @@ export async function planImport(
   // An import of this file begun before (finished, or cut short) is taken up where it is. A job
   // (freshBrainId) takes up only its own run: one cut short, not another job's finished one.
   for (const plan of [kept, minted]) {
-    const brain = await domain.store.getBrainUnscoped(plan.brainId);
+    const brain = await domain.store.brains.getUnscoped(plan.brainId);
     const began = brain?.account_id === accountId ? await domain.store.transfer.checkpoint(plan.runId) : undefined;
     if (began && (options.freshBrainId === undefined || plan === minted || !began.finished)) return plan;
   }

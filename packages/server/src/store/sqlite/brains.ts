@@ -52,7 +52,7 @@ export class SqliteBrainStore implements BrainStore {
     };
   }
 
-  insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
+  insert(brain: Brain, newAccount?: Account): Promise<void> {
     return this.writes.run(() => {
       try {
         if (newAccount) this.stmt.insertAccount().run(newAccount.id, newAccount.created_at);
@@ -63,12 +63,12 @@ export class SqliteBrainStore implements BrainStore {
     });
   }
 
-  async getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
+  async get(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
     const row = this.stmt.getBrain().get(brainId, accountId);
     return row && brainFromRow(row);
   }
 
-  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
+  update(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
     return this.writes.run(() => {
       const row = this.stmt.getBrain().get(id, accountId);
       if (!row) return undefined;
@@ -79,16 +79,16 @@ export class SqliteBrainStore implements BrainStore {
     });
   }
 
-  async hasBrain(accountId: string, brainId: string): Promise<boolean> {
+  async has(accountId: string, brainId: string): Promise<boolean> {
     return this.stmt.hasBrain().get(brainId, accountId) !== undefined;
   }
 
-  async getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
+  async getUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
     const row = this.stmt.getBrainUnscoped().get(brainId);
     return row && brainFromRow(row);
   }
 
-  async listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
+  async list(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
     return this.db.transaction(() => {
       if (accountId === undefined) {
         return {
