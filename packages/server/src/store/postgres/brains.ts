@@ -4,19 +4,11 @@ import type { BrainStore } from '../brain-store.js';
 import { brainFromRow, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 import { translatePostgresError } from './pg-errors.js';
 import { NamedQueries, type Queryable } from './queries.js';
+import { BRAIN_SQL } from './brain-sql.js';
 
 const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
   (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id)::int AS snapshot_count,
   (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count, ${PENDING_WORK_COLUMNS}`;
-
-/** Statements the key and edge stores share: one name, one text, on every connection. */
-export const BRAIN_SQL = {
-  insertAccount: 'INSERT INTO accounts (id, created_at) VALUES ($1, $2)',
-  insertBrain:
-    'INSERT INTO brains (id, account_id, name, auto_link, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)',
-  hasBrain: 'SELECT 1 FROM brains WHERE id = $1 AND account_id = $2',
-  hasSnapshot: 'SELECT 1 FROM snapshots WHERE id = $1 AND account_id = $2',
-} as const;
 
 const SQL = {
   ...BRAIN_SQL,

@@ -7,7 +7,7 @@ import { canonicalPair } from '../brain-rows.js';
 import { ISO_MS } from './snapshot-json.js';
 import { translatePostgresError } from './pg-errors.js';
 import { NamedQueries } from './queries.js';
-import { BRAIN_SQL } from './brains.js';
+import { BRAIN_SQL } from './brain-sql.js';
 
 const edgeColumns = EDGE_COLUMNS.join(', ');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';

@@ -3,7 +3,7 @@ import type { Account, ApiKeyRecord } from '../../model.js';
 import type { KeyProvisioning, KeyStore } from '../key-store.js';
 import type { KeyCache } from './key-cache.js';
 import { NamedQueries } from './queries.js';
-import { BRAIN_SQL } from './brains.js';
+import { BRAIN_SQL } from './brain-sql.js';
 
 const SQL = {
   insertAccount: BRAIN_SQL.insertAccount,

@@ -5,21 +5,12 @@ import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { preparers } from './prepared.js';
 import { translateSqliteError } from './sqlite-errors.js';
-
-export const INSERT_ACCOUNT = 'INSERT INTO accounts (id, created_at) VALUES (?, ?)';
-export const INSERT_BRAIN =
-  'INSERT INTO brains (id, account_id, name, auto_link, created_at, updated_at) VALUES (@id, @account_id, @name, @auto_link, @created_at, @updated_at)';
+import { brainToRow, INSERT_ACCOUNT, INSERT_BRAIN } from './brain-sql.js';
 
 const counted = (kind: string) =>
   `coalesce((SELECT n FROM brain_counts c WHERE c.brain_id = b.id AND c.kind = '${kind}'), 0)`;
 const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
   ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count, ${PENDING_WORK_COLUMNS}`;
-
-/** better-sqlite3 binds no booleans: auto_link is stored as 0 or 1. */
-export const brainToRow = (brain: Brain & { account_id: string }) => ({
-  ...brain,
-  auto_link: brain.auto_link ? 1 : 0,
-});
 
 /** Brains on SQLite, their counts read from the kept brain_counts (migration 2). */
 export class SqliteBrainStore implements BrainStore {

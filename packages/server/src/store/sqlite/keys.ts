@@ -4,7 +4,7 @@ import { KEY_CACHE_SIZE, ReadCache } from '../read-cache.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { cacheSync, preparers } from './prepared.js';
-import { brainToRow, INSERT_ACCOUNT, INSERT_BRAIN } from './brains.js';
+import { brainToRow, INSERT_ACCOUNT, INSERT_BRAIN } from './brain-sql.js';
 
 /** API keys and accounts on SQLite. */
 export class SqliteKeyStore implements KeyStore {
