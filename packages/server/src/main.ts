@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
-import { stopAcceptingOnceQueueEmpty } from './http/stop-accepting.js';
+import { stopAcceptingOnceQueueEmpty } from './http/plugins/stop-accepting.js';
 import { prettyLogs } from './logging.js';
 import { printStartBanner, startInfo } from './start-banner.js';
 import { warmUpNextTick } from './warm-up.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { manualClock, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
-import { createBrain as createBrainDirectly } from '../../src/domain/brains.js';
+import { createBrain as createBrainDirectly } from '../../src/domain/brains/index.js';
 import {
   BRAIN_ID,
   ISO_MS,

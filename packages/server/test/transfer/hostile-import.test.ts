@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueApiKey } from '../../src/domain/keys.js';
+import { issueApiKey } from '../../src/domain/keys/index.js';
 import { importFile, ImportRejected, importSource } from '../../src/domain/transfer/index.js';
 import { testBackend } from '../helpers/database.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';

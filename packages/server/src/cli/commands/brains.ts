@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createBrain } from '../../domain/brains.js';
+import { createBrain } from '../../domain/brains/index.js';
 import type { Domain } from '../../domain/context.js';
 import { notFound } from '../../errors.js';
 import { table, UsageError, type CliIo } from '../io.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { issueApiKey, revokeApiKey, updateApiKeyLimits } from '../../domain/keys.js';
+import { issueApiKey, revokeApiKey, updateApiKeyLimits } from '../../domain/keys/index.js';
 import { PLANS, type Plan } from '../../model.js';
 import { positiveInteger, table, UsageError, type CliIo } from '../io.js';
 import { withDomain } from '../with-domain.js';

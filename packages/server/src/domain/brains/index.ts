@@ -1,9 +1,9 @@
-import { isoTime } from '../clock.js';
-import { notFound, validationError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { BrainWithCounts, Page, PageOf, Principal } from '../model.js';
-import type { Domain } from './context.js';
-import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
+import { isoTime } from '../../clock.js';
+import { notFound, validationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { BrainWithCounts, Page, PageOf, Principal } from '../../model.js';
+import type { Domain } from '../context.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from '../validate.js';
 
 export const BRAIN_NAME_MAX = 200;
 

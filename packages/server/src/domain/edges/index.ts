@@ -1,11 +1,11 @@
-import { isoTime } from '../clock.js';
-import { AppError, notFound, unprocessable } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Edge, EdgeType, JsonRow, ListPage, PageOf, Principal } from '../model.js';
-import type { EdgeScope } from '../store/store.js';
-import type { Domain } from './context.js';
-import { pageQuery, pageResult, type PageRequest } from './cursor.js';
-import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from './validate.js';
+import { isoTime } from '../../clock.js';
+import { AppError, notFound, unprocessable } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Edge, EdgeType, JsonRow, ListPage, PageOf, Principal } from '../../model.js';
+import type { EdgeScope } from '../../store/store.js';
+import type { Domain } from '../context.js';
+import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 
 // Design §3.4: every text field beyond those it names may hold up to 20,000 characters.
 export const EDGE_LABEL_MAX = 20_000;

@@ -1,11 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
-import { AppError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import { isoTime } from '../clock.js';
-import type { ApiKeyRecord, Plan, Principal } from '../model.js';
-import type { Domain } from './context.js';
-import type { KeyProvisioning } from '../store/store.js';
-import type { MaybePromise } from '../maybe.js';
+import { AppError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { isoTime } from '../../clock.js';
+import type { ApiKeyRecord, Plan, Principal } from '../../model.js';
+import type { Domain } from '../context.js';
+import type { KeyProvisioning } from '../../store/store.js';
+import type { MaybePromise } from '../../maybe.js';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_RANDOM_CHARS = 40; // ~238 bits

@@ -1,6 +1,6 @@
-import { isoTime } from '../clock.js';
-import { AppError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { isoTime } from '../../clock.js';
+import { AppError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
 import {
   SNAPSHOT_TEXT_FIELDS,
   type EmotionObject,
@@ -10,12 +10,12 @@ import {
   type Snapshot,
   type SnapshotTextField,
   type SnapshotType,
-} from '../model.js';
-import type { MaybePromise } from '../maybe.js';
-import { resolveBrainId } from './brains.js';
-import { pageQuery, pageResult, type PageRequest } from './cursor.js';
-import type { Domain } from './context.js';
-import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
+} from '../../model.js';
+import type { MaybePromise } from '../../maybe.js';
+import { resolveBrainId } from '../brains/index.js';
+import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import type { Domain } from '../context.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from '../validate.js';
 
 export const SNAPSHOT_LIMITS = {
   name: 200,
