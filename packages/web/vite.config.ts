@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 
-// Output goes to dist/, which the server serves at / (packages/server/src/http/web-explorer.ts):
+// Output goes to dist/, which the server serves at / (packages/server/src/http/plugins/web-explorer.ts):
 // index.html there, every other file under assets/ with its content hash in its name.
 export default defineConfig({
   base: '/',

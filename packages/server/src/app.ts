@@ -8,24 +8,29 @@ import { defaultComputeThreads, type Config } from './config.js';
 import { ComputePool } from './domain/compute/index.js';
 import type { Domain } from './domain/context.js';
 import { AppError } from './errors.js';
-import { AccessLog, registerAccessLog } from './http/access-log.js';
-import { registerAccessControl } from './http/auth.js';
-import { NO_FAST_PATH, serverWithFastPath, snapshotReadFastPath, type FastPath } from './http/fast-path.js';
-import { answerClientError } from './http/client-error.js';
+import { AccessLog, registerAccessLog } from './http/plugins/access-log.js';
+import { registerAccessControl } from './http/plugins/auth.js';
+import {
+  NO_FAST_PATH,
+  serverWithFastPath,
+  snapshotReadFastPath,
+  type FastPath,
+} from './http/fast-path/snapshot-read.js';
+import { answerClientError } from './http/plugins/client-error.js';
 import {
   errorBody,
   frameworkErrorHandler,
   registerErrorHandling,
   sendError,
   toAppError,
-} from './http/error-handler.js';
+} from './http/plugins/error-handler.js';
 import './http/fastify-types.js';
-import { registerIdempotency } from './http/idempotency.js';
-import { registerJsonBody } from './http/json-body.js';
-import { registerMethodNotAllowed, trackRoutes } from './http/method-not-allowed.js';
-import { registerOpenApi } from './http/openapi.js';
-import { requestIdFor } from './http/request-id.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
+import { registerJsonBody } from './http/plugins/json-body.js';
+import { registerMethodNotAllowed, trackRoutes } from './http/plugins/method-not-allowed.js';
+import { registerOpenApi } from './http/plugins/openapi.js';
+import { requestIdFor } from './http/plugins/request-id.js';
+import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { brainRoutes } from './http/routes/brains.js';
 import { crystallizeRoutes } from './http/routes/crystallize.js';
 import { edgeRoutes } from './http/routes/edges.js';
@@ -39,11 +44,11 @@ import { importDir, removeLeftoverUploads } from './http/import/import-files.js'
 import { memoryRoutes } from './http/routes/memories.js';
 import { snapshotRoutes } from './http/routes/snapshots.js';
 import { suggestionRoutes } from './http/routes/suggestions.js';
-import { validatorCompiler } from './http/validation.js';
-import { onFirstUse } from './http/schema-compilers.js';
+import { validatorCompiler } from './http/plugins/validation.js';
+import { onFirstUse } from './http/plugins/schema-compilers.js';
 import { LogStream, prettyLogs } from './logging.js';
-import { registerMetrics } from './http/metrics-route.js';
-import { registerWebExplorer } from './http/web-explorer.js';
+import { registerMetrics } from './http/plugins/metrics-route.js';
+import { registerWebExplorer } from './http/plugins/web-explorer.js';
 import { createRateLimiter } from './ratelimit/create-limiter.js';
 import { ANONYMOUS_DEFAULT_LIMITS } from './ratelimit/policy.js';
 import { openStore } from './store/open-store.js';
@@ -87,14 +92,14 @@ export interface AppOptions {
   clock?: Clock;
   /** False answers every request through Fastify (tests compare the fast path against it). */
   fastPaths?: boolean;
-  /** Compile each route's schemas on first use, not at start (the tests: http/schema-compilers.ts). */
+  /** Compile each route's schemas on first use, not at start (the tests: http/plugins/schema-compilers.ts). */
   compileSchemasOnFirstUse?: boolean;
   /**
    * Routes of a test's own, served under both API prefixes beside the real ones: how the job
    * tests queue a job kind of their own before a real route offers one. Never set in production.
    */
   extraRoutes?: FastifyPluginAsync;
-  /** The web explorer's built files; default packages/web/dist (http/web-explorer.ts). */
+  /** The web explorer's built files; default packages/web/dist (http/plugins/web-explorer.ts). */
   webRoot?: string;
 }
 
@@ -194,7 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setValidatorCompiler(options.compileSchemasOnFirstUse ? onFirstUse.validatorCompiler : validatorCompiler);
-  registerJsonBody(app, { refuseNul: !store.storesNul });
+  registerJsonBody(app, { refuseNul: !store.capabilities.storesNul });
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
-import { stopAcceptingOnceQueueEmpty } from './http/stop-accepting.js';
+import { stopAcceptingOnceQueueEmpty } from './http/plugins/stop-accepting.js';
 import { prettyLogs } from './logging.js';
 import { printStartBanner, startInfo } from './start-banner.js';
 import { warmUpNextTick } from './warm-up.js';
@@ -46,7 +46,7 @@ export async function startServer(config: Config, extra: Omit<AppOptions, 'confi
   const { app, address } = await starting;
   const bound = app.server.address();
   const port = bound && typeof bound === 'object' ? bound.port : config.port;
-  const activeKeys = await app.domain.store.countActiveApiKeys();
+  const activeKeys = await app.domain.store.keys.countActive();
   // On a terminal the pretty log and standard error are one screen: the advice is said once.
   const logIsTerminal = prettyLogs(config.logFormat) && process.stdout.isTTY === true && process.stderr.isTTY === true;
   printStartBanner(startInfo(config, port, activeKeys), app.log, logIsTerminal);

@@ -276,6 +276,10 @@ export interface Memory {
   updated_at: string;
 }
 
+/** The states of a long request run as a job (design §14). */
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
 /** How the text of `POST /v1/ingest` was captured; the service never fetches a url. */
 export const INGEST_SOURCE_TYPES = ['manual', 'document', 'article', 'url'] as const;
 export type IngestSourceType = (typeof INGEST_SOURCE_TYPES)[number];

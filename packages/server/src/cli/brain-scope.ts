@@ -9,7 +9,7 @@ const PAGE = 1000;
 /** Every brain of the database, a page at a time. */
 export async function* allBrains(domain: Domain): AsyncIterable<BrainWithCounts> {
   for (let offset = 0; ; offset += PAGE) {
-    const page = await domain.store.listBrains(undefined, { limit: PAGE, offset });
+    const page = await domain.store.brains.list(undefined, { limit: PAGE, offset });
     yield* page.rows;
     if (page.rows.length < PAGE) return;
   }
@@ -20,7 +20,7 @@ export async function* allBrains(domain: Domain): AsyncIterable<BrainWithCounts>
  * name; two or more with the name are an error listing their ids.
  */
 export async function findCliBrain(domain: Domain, idOrName: string): Promise<BrainWithCounts> {
-  const byId = await domain.store.getBrainUnscoped(idOrName);
+  const byId = await domain.store.brains.getUnscoped(idOrName);
   if (byId) return byId;
   const named: BrainWithCounts[] = [];
   for await (const brain of allBrains(domain)) if (brain.name === idOrName) named.push(brain);
@@ -40,7 +40,7 @@ export async function resolveCliBrain(
   usage: string,
 ): Promise<BrainWithCounts> {
   if (brain !== undefined) return findCliBrain(domain, brain);
-  const brains = await domain.store.listBrains(undefined, { limit: 10, offset: 0 });
+  const brains = await domain.store.brains.list(undefined, { limit: 10, offset: 0 });
   if (brains.total === 1) return brains.rows[0] as BrainWithCounts;
   if (brains.total === 0) throw new UsageError('there is no brain yet');
   const listed = brains.rows.map((b) => `  ${b.id}  ${b.name}`).join('\n');

@@ -1,6 +1,6 @@
 /**
  * U+0000, the one character PostgreSQL cannot store in text (nor jsonb escape): SQLite keeps it,
- * so what a request or an import file may hold depends on the store (`Store.storesNul`). Where
+ * so what a request or an import file may hold depends on the store (`StoreCapabilities.storesNul`). Where
  * the store cannot keep it, a text holding it is refused up front, naming the field, rather
  * than failing in the database as a 500 or an import job's INTERNAL.
  */

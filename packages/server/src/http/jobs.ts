@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { resolveBrainId } from '../domain/brains.js';
+import { resolveBrainId } from '../domain/brains/index.js';
 import { enqueueJob } from '../domain/jobs/index.js';
 
 /**

@@ -13,14 +13,14 @@ export const EDGE_CONFLICT = 'an edge of this edge_type already exists between t
 
 /** Edges between snapshots, and the tombstones of deleted ones. */
 export interface EdgeStore {
-  insertEdge(accountId: string, edge: Edge): Promise<void>;
-  getEdge(accountId: string, id: string): Promise<Edge | undefined>;
+  insert(accountId: string, edge: Edge): Promise<void>;
+  get(accountId: string, id: string): Promise<Edge | undefined>;
   /**
    * A page of edges as JSON text (built by the database) and the total of all matches, or
    * undefined when the scope's brain or snapshot is not the account's.
    */
-  listEdges(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined>;
-  updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
+  list(query: EdgeQuery): Promise<PageOf<JsonRow> | undefined>;
+  update(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined>;
   /** Deletes the edge and records its tombstone (design §9.4), atomically. */
-  deleteEdge(accountId: string, id: string, at: string): Promise<boolean>;
+  delete(accountId: string, id: string, at: string): Promise<boolean>;
 }

@@ -3,10 +3,9 @@
  * (design §14, §3.8): the `jobs` and `idempotency_keys` tables of migration 5, on both stores.
  */
 
-import type { Edge, Page, PageOf } from '../model.js';
+import type { Edge, JobStatus, Page, PageOf } from '../model.js';
 
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+export { JOB_STATUSES, type JobStatus } from '../model.js';
 
 export interface JobProgress {
   phase: string;

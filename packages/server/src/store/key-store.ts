@@ -1,5 +1,4 @@
 import type { Account, ApiKeyRecord, Brain } from '../model.js';
-import type { MaybePromise } from '../maybe.js';
 
 /** What to create along with a key: a fresh account and brain, or neither. */
 export interface KeyProvisioning {
@@ -10,15 +9,18 @@ export interface KeyProvisioning {
 
 /** API keys and the accounts they belong to. */
 export interface KeyStore {
-  provisionKey(p: KeyProvisioning): Promise<void>;
+  provision(p: KeyProvisioning): Promise<void>;
+  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   /**
-   * Called on every request: may answer synchronously (SQLite, from a cache it keeps valid), so
-   * that authentication costs no promise where the store needs none (docs/decisions.md).
+   * The same answer without waiting, where the store has it at hand: SQLite always (a cache it
+   * keeps valid, else one synchronous read), PostgreSQL from its key cache. Undefined means
+   * "ask findByHash". Called on every request, so that authentication costs no promise where
+   * the store needs none (docs/decisions.md).
    */
-  findApiKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | undefined>;
-  getApiKey(id: string): Promise<ApiKeyRecord | undefined>;
-  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
-  updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined>;
-  countActiveApiKeys(): Promise<number>;
+  findByHashNow(keyHash: string): ApiKeyRecord | undefined;
+  get(id: string): Promise<ApiKeyRecord | undefined>;
+  list(accountId?: string): Promise<ApiKeyRecord[]>;
+  update(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined>;
+  countActive(): Promise<number>;
   getAccount(id: string): Promise<Account | undefined>;
 }

@@ -1,5 +1,4 @@
 import type { JsonRow, Page, PageOf, Snapshot, SnapshotType } from '../model.js';
-import type { MaybePromise } from '../maybe.js';
 
 export interface SnapshotQuery extends Page {
   brainId: string;
@@ -10,20 +9,20 @@ export interface SnapshotQuery extends Page {
 
 /** Snapshots, read as rows or as the API's JSON text. */
 export interface SnapshotStore {
-  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void>;
-  getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined>;
+  insert(accountId: string, snapshot: Snapshot): Promise<void>;
+  get(accountId: string, id: string): Promise<Snapshot | undefined>;
   /**
-   * The same snapshot as the API's JSON text, built by the database: the GET-one hot path. May
-   * answer synchronously, like findApiKeyByHash.
+   * The same snapshot as the API's JSON text, built by the database: the GET-one hot path
+   * (answered synchronously through StoreCapabilities.immediateReads where the store can).
    */
-  getSnapshotJson(accountId: string, id: string): MaybePromise<string | undefined>;
+  getJson(accountId: string, id: string): Promise<string | undefined>;
   /** A page of snapshots as JSON text (built by the database) and the total of all matches. */
-  listSnapshots(query: SnapshotQuery): Promise<PageOf<JsonRow>>;
-  updateSnapshot(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
+  list(query: SnapshotQuery): Promise<PageOf<JsonRow>>;
+  update(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined>;
   /**
    * Deletes the snapshot and every edge attached to it, atomically. A memory promoted into it
    * (its `promoted_to`) names the next snapshot of that promotion instead, or null when none is
    * left, in the same transaction, its `updated_at` moved to `at` (design §12.4).
    */
-  deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean>;
+  delete(accountId: string, id: string, at: string): Promise<boolean>;
 }

@@ -18,8 +18,8 @@ export type { EdgeQuery, EdgeScope } from './edge-store.js';
 /**
  * Reads a store can answer synchronously, run together in one read transaction: they see one
  * state of the database and pay for its locks once. Only the embedded store has them, and the
- * GET-one fast path (http/fast-path.ts) exists only where they do: it answers without a
- * promise, a suspension or Fastify's request objects.
+ * GET-one fast path (http/fast-path/snapshot-read.ts) exists only where they do: it answers
+ * without a promise, a suspension or Fastify's request objects.
  */
 export interface ImmediateReads {
   /** Runs `read` in one read transaction (in a savepoint inside another transaction). */
@@ -29,11 +29,20 @@ export interface ImmediateReads {
 }
 
 /**
+ * The differences between the backends that callers may see, in one object per backend (each
+ * backend's class declares its own): everything else is the same interface answering the same.
+ */
+export interface StoreCapabilities {
+  /** Whether text may hold U+0000 (domain/nul-text.ts): SQLite keeps it, PostgreSQL cannot. */
+  readonly storesNul: boolean;
+  /** Present only where reads can be answered synchronously (the embedded store). */
+  readonly immediateReads?: ImmediateReads | undefined;
+}
+
+/**
  * Everything Snapgraph keeps, behind one interface that the SQLite and PostgreSQL
- * implementations both satisfy, composed of one interface per resource: the first four are
- * methods of the store itself (key-store.ts, brain-store.ts, snapshot-store.ts,
- * edge-store.ts; both backends forward them through resource-methods.ts), the later ones its
- * fields. Each backend has one file per resource
+ * implementations both satisfy, composed of one interface per resource, each a field
+ * (`store.snapshots.insert(…)`, `store.memories.search(…)`). Each backend has one file per resource
  * (store/sqlite/*.ts, store/postgres/*.ts) under the same name. Every method is one
  * transaction. Reads of tenant data take the caller's account id, so another account's rows
  * are simply not found.
@@ -42,10 +51,18 @@ export interface ImmediateReads {
  * vanished as NOT_FOUND. `update*` methods run `change` inside the transaction, on the
  * current row, and store what it returns; if it throws, nothing is written.
  */
-export interface Store extends KeyStore, BrainStore, SnapshotStore, EdgeStore {
+export interface Store {
   readonly kind: 'sqlite' | 'postgres';
-  /** Whether text may hold U+0000 (domain/nul-text.ts): SQLite keeps it, PostgreSQL cannot. */
-  readonly storesNul: boolean;
+  /** API keys and their accounts (key-store.ts). */
+  readonly keys: KeyStore;
+  /** Brains (brain-store.ts). */
+  readonly brains: BrainStore;
+  /** Snapshots (snapshot-store.ts). */
+  readonly snapshots: SnapshotStore;
+  /** Edges (edge-store.ts). */
+  readonly edges: EdgeStore;
+  /** What this backend can do that the other cannot, declared in one place. */
+  readonly capabilities: StoreCapabilities;
   /** What search reads (search-store.ts). */
   readonly search: SearchStore;
   /** Automatic linking (link-store.ts). */
@@ -64,8 +81,6 @@ export interface Store extends KeyStore, BrainStore, SnapshotStore, EdgeStore {
   readonly memories: MemoryStore;
   /** Export and import of whole brains (transfer-store.ts). */
   readonly transfer: TransferStore;
-  /** Present only where reads can be answered synchronously (the embedded store). */
-  readonly immediate?: ImmediateReads | undefined;
 
   migrate(): Promise<number>;
   ping(): Promise<void>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { manualClock, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
-import { createBrain as createBrainDirectly } from '../../src/domain/brains.js';
+import { createBrain as createBrainDirectly } from '../../src/domain/brains/index.js';
 import {
   BRAIN_ID,
   ISO_MS,
@@ -417,7 +417,7 @@ describe('createBrain without an account (the CLI on an install with none yet)',
     const brain = await createBrainDirectly(api.app.domain, undefined, { name: '  Fresh  ' });
     assert.match(brain.account_id, /^acct_/);
     assert.equal(brain.name, 'Fresh');
-    assert.ok(await api.app.domain.store.getAccount(brain.account_id), 'the account was stored');
+    assert.ok(await api.app.domain.store.keys.getAccount(brain.account_id), 'the account was stored');
     const key = await api.newKey({ brainId: brain.id });
     assert.equal(key.accountId, brain.account_id);
     const res = await api.request('GET', `/v1/brains/${brain.id}`, { key });
@@ -426,9 +426,9 @@ describe('createBrain without an account (the CLI on an install with none yet)',
   });
 
   it('an invalid name creates neither the brain nor the account', async () => {
-    const before = await api.app.domain.store.listBrains(undefined, { limit: 1000, offset: 0 });
+    const before = await api.app.domain.store.brains.list(undefined, { limit: 1000, offset: 0 });
     await assert.rejects(createBrainDirectly(api.app.domain, undefined, { name: '   ' }), /name/);
-    const afterwards = await api.app.domain.store.listBrains(undefined, { limit: 1000, offset: 0 });
+    const afterwards = await api.app.domain.store.brains.list(undefined, { limit: 1000, offset: 0 });
     assert.equal(afterwards.rows.length, before.rows.length);
   });
 });

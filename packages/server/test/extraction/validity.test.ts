@@ -13,7 +13,7 @@ import {
   type ExtractedSnapshot,
 } from '../../src/domain/extraction/index.js';
 import { SnapshotCreateBody } from '../../src/http/schemas/snapshot.js';
-import { validatorCompiler } from '../../src/http/validation.js';
+import { validatorCompiler } from '../../src/http/plugins/validation.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import {
   CHALLENGE_TEXT,

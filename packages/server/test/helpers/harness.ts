@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from
 import { buildApp } from '../../src/app.js';
 import { createTestDatabase } from './database.js';
 import type { Clock } from '../../src/clock.js';
-import { issueApiKey } from '../../src/domain/keys.js';
+import { issueApiKey } from '../../src/domain/keys/index.js';
 import type { Plan } from '../../src/model.js';
 import type { EmbeddingsSettings, LlmSettings, VectorSettings } from '../../src/config.js';
 import type { ComputeSettings } from '../../src/domain/compute/index.js';
@@ -96,7 +96,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
     // Most test files call a few routes: compiling every route's schemas at start was most of
-    // the cost of each file's first app (http/schema-compilers.ts).
+    // the cost of each file's first app (http/plugins/schema-compilers.ts).
     compileSchemasOnFirstUse: true,
   });
   await app.ready();

@@ -2,7 +2,7 @@
 // looks at the body (design §3.2; §4.1, §3.7 order of checks, §2.4 keys, §3.1 both prefixes).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { revokeApiKey } from '../../src/domain/keys.js';
+import { revokeApiKey } from '../../src/domain/keys/index.js';
 import { snapshotBody, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import {
   ODD_IDS,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decimalText } from '../../src/http/decimal-text.js';
+import { decimalText } from '../../src/http/fast-path/decimal-text.js';
 
 test('decimalText writes every count exactly as String does', () => {
   const counts = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1010, 9999, 10_000, 100_000, 999_999, 1_000_000];

@@ -267,12 +267,13 @@ describe('errors', () => {
       broken = await startTestApi();
       brokenKey = await roomyKey(broken);
       // The store fails in a way no code path expects, with a message that must not leak.
-      const store = broken.app.domain.store as unknown as Record<string, unknown>;
+      const store = broken.app.domain.store as unknown as { snapshots: Record<string, unknown> };
       const fail = () => {
         throw new Error('disk on fire at /srv/snapgraph/src/store/sqlite/sqlite-store.ts:42:7 SECRET');
       };
-      store.getSnapshot = async () => fail();
-      store.getSnapshotJson = fail;
+      store.snapshots.get = async () => fail();
+      store.snapshots.getJson = async () => fail();
+      store.snapshots.getJsonNow = fail;
     });
     after(() => broken.close());
 

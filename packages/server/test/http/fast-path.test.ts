@@ -1,4 +1,4 @@
-// GET /v1/snapshots/:id has a fast path in front of Fastify (src/http/fast-path.ts). Over real
+// GET /v1/snapshots/:id has a fast path in front of Fastify (src/http/fast-path/snapshot-read.ts). Over real
 // sockets, two servers on one database — one with the fast path, one answering everything
 // through Fastify — must send the same status, the same headers in the same order and the same
 // body for every kind of request, and the fast path must answer only the plain success.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { issueApiKey, revokeApiKey } from '../../src/domain/keys.js';
+import { issueApiKey, revokeApiKey } from '../../src/domain/keys/index.js';
 import type { Plan } from '../../src/model.js';
 import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.js';
 import { connectTestApi, manualClock, snapshotBody } from '../helpers/harness.js';

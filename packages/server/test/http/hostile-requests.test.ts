@@ -54,7 +54,7 @@ describe('hostile requests', () => {
     const answers = [
       await fetch(`${base}/healthz`),
       await fetch(`${base}/v1/snapshots?limit=1`, { headers: auth }),
-      // GET one is answered by the fast path (http/fast-path.ts), outside Fastify's hooks.
+      // GET one is answered by the fast path (http/fast-path/snapshot-read.ts), outside Fastify's hooks.
       await fetch(`${base}/v1/snapshots/${created.body.data.id}`, { headers: auth }),
       await fetch(`${base}/v1/snapshots`), // 401
       await fetch(`${base}/v1/nowhere`, { headers: auth }), // 404

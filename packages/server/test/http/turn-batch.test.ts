@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
-import { endInTurn } from '../../src/http/turn-batch.js';
+import { endInTurn } from '../../src/http/fast-path/turn-batch.js';
 
 const ended: string[] = [];
 const response = (name: string) =>

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Domain } from '../../src/domain/context.js';
 import { registerJobKind, type JobContext, type JobResponse } from '../../src/domain/jobs/index.js';
-import { createSnapshot } from '../../src/domain/snapshots.js';
+import { createSnapshot } from '../../src/domain/snapshots/index.js';
 import { unprocessable } from '../../src/errors.js';
 import { queueJob, wantsAsync } from '../../src/http/jobs.js';
 import type { Principal } from '../../src/model.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newSnapshot } from '../../src/domain/snapshots.js';
+import { newSnapshot } from '../../src/domain/snapshots/index.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import { prose } from '../compute/prose.js';
 

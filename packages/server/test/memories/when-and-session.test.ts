@@ -3,7 +3,7 @@
 // through HTTP on the configured store.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueApiKey } from '../../src/domain/keys.js';
+import { issueApiKey } from '../../src/domain/keys/index.js';
 import { importFile, importSource } from '../../src/domain/transfer/index.js';
 import { manualClock, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import { exportText, parseLines, writeFile } from '../transfer/support.js';

@@ -1,6 +1,6 @@
 // The access log of `snapgraph serve`: one JSON line per request on stdout, batched but never
 // lost — what is gathered is written out when the server stops — and the same line whether
-// Fastify or the fast path of GET one (src/http/fast-path.ts) answered — and a key sent in a URL,
+// Fastify or the fast path of GET one (src/http/fast-path/snapshot-read.ts) answered — and a key sent in a URL,
 // refused, never reaches it (issue 34: log files are read by more people than the database).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { registerErrorHandling } from '../../src/http/error-handler.js';
+import { registerErrorHandling } from '../../src/http/plugins/error-handler.js';
 import { ProviderError, providerAppError } from '../../src/providers/index.js';
 import { parseRetryAfter } from '../../src/providers/retry-after.js';
 

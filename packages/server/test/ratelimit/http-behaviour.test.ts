@@ -4,7 +4,7 @@
 // enterprise limits and live changes; requests without a valid key limited per address.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { revokeApiKey, updateApiKeyLimits } from '../../src/domain/keys.js';
+import { revokeApiKey, updateApiKeyLimits } from '../../src/domain/keys/index.js';
 import { newId } from '../../src/ids.js';
 import { manualClock, snapshotBody, startTestApi, type ApiResponse, type TestApi } from '../helpers/harness.js';
 import {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { revokeApiKey, updateApiKeyLimits } from '../../src/domain/keys.js';
+import { revokeApiKey, updateApiKeyLimits } from '../../src/domain/keys/index.js';
 import { KEY_LISTENER_NAME } from '../../src/store/postgres/key-cache.js';
 import { testBackend } from '../helpers/database.js';
 import { HANG_GUARD_MS } from '../helpers/hang-guard.js';

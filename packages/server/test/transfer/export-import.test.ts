@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueApiKey } from '../../src/domain/keys.js';
+import { issueApiKey } from '../../src/domain/keys/index.js';
 import { importFile, ImportRejected, importSource } from '../../src/domain/transfer/index.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 import { exportText, fillBrain, parseLines, withoutExportTime, writeFile } from './support.js';
@@ -353,7 +353,7 @@ describe('GET /v1/brains/:id/export and import', () => {
             `${name}: ${pattern} in ${reported.join(' | ')}`,
           );
         assert.equal(
-          await target.app.domain.store.getBrainUnscoped(key.brainId),
+          await target.app.domain.store.brains.getUnscoped(key.brainId),
           undefined,
           `${name}: nothing imported`,
         );

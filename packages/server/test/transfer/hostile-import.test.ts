@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueApiKey } from '../../src/domain/keys.js';
+import { issueApiKey } from '../../src/domain/keys/index.js';
 import { importFile, ImportRejected, importSource } from '../../src/domain/transfer/index.js';
 import { testBackend } from '../helpers/database.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
@@ -97,7 +97,7 @@ describe('import of hostile files', () => {
   it('with the caller’s account (POST /v1/brains/import), records go into that account only', async () => {
     const path = writeFile(api.dir, 'caller.jsonl', await fileReusingOwnerIds());
     const result = await importInto(api, path, { accountId: other.accountId });
-    const brain = await api.app.domain.store.getBrainUnscoped(result.brainId);
+    const brain = await api.app.domain.store.brains.getUnscoped(result.brainId);
     assert.equal(brain?.account_id, other.accountId);
     // Into a brain of another account: not found.
     await assert.rejects(importInto(api, path, { accountId: other.accountId, brainId: owner.brainId }), /not found/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueApiKey } from '../../src/domain/keys.js';
+import { issueApiKey } from '../../src/domain/keys/index.js';
 import { importFile, importSource } from '../../src/domain/transfer/index.js';
 import { newId } from '../../src/ids.js';
 import { startTestApi, type TestApi } from '../helpers/harness.js';
@@ -45,8 +45,8 @@ describe('imports at the same moment', () => {
     const [a, b] = [await server.newKey(), await server.newKey()];
     const [first, second] = await Promise.all([importAs(file, a.accountId), importAs(file, b.accountId)]);
     assert.notEqual(first.brainId, second.brainId, 'two brains');
-    assert.equal((await server.app.domain.store.getBrainUnscoped(first.brainId))?.account_id, a.accountId);
-    assert.equal((await server.app.domain.store.getBrainUnscoped(second.brainId))?.account_id, b.accountId);
+    assert.equal((await server.app.domain.store.brains.getUnscoped(first.brainId))?.account_id, a.accountId);
+    assert.equal((await server.app.domain.store.brains.getUnscoped(second.brainId))?.account_id, b.accountId);
     assert.equal(await snapshotsOf(first.brainId), 3, 'the first brain holds its own file only');
     assert.equal(await snapshotsOf(second.brainId), 3, 'the second brain holds its own file only');
     assert.equal([first, second].filter((r) => r.keptIds).length, 1, 'one kept the file’s ids, the other got new ones');
@@ -58,7 +58,7 @@ describe('imports at the same moment', () => {
     const results = await Promise.all([importAs(file, key.accountId), importAs(file, key.accountId)]);
     assert.notEqual(results[0].brainId, results[1].brainId);
     for (const result of results) {
-      assert.equal((await server.app.domain.store.getBrainUnscoped(result.brainId))?.account_id, key.accountId);
+      assert.equal((await server.app.domain.store.brains.getUnscoped(result.brainId))?.account_id, key.accountId);
       assert.equal(await snapshotsOf(result.brainId), 3);
     }
   });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createBrain } from '../../domain/brains.js';
+import { createBrain } from '../../domain/brains/index.js';
 import type { Domain } from '../../domain/context.js';
 import { notFound } from '../../errors.js';
 import { table, UsageError, type CliIo } from '../io.js';
@@ -13,17 +13,17 @@ const CREATE_USAGE = 'usage: snapgraph brains create --name <name> [--account <a
  */
 async function resolveAccount(domain: Domain, values: { account?: string; key?: string }): Promise<string | undefined> {
   if (values.account) {
-    if (!(await domain.store.getAccount(values.account))) throw notFound('account');
+    if (!(await domain.store.keys.getAccount(values.account))) throw notFound('account');
     return values.account;
   }
   if (values.key) {
-    const key = await domain.store.getApiKey(values.key);
+    const key = await domain.store.keys.get(values.key);
     if (!key) throw notFound('key');
     return key.account_id;
   }
   // Every account has a brain, but one made by `brains create` may have no key yet.
-  const keys = await domain.store.listApiKeys();
-  const brains = await domain.store.listBrains(undefined, { limit: 1000, offset: 0 });
+  const keys = await domain.store.keys.list();
+  const brains = await domain.store.brains.list(undefined, { limit: 1000, offset: 0 });
   const accounts = new Set([...keys, ...brains.rows].map((owned) => owned.account_id));
   if (accounts.size === 0) return undefined;
   if (accounts.size === 1) return [...accounts][0] as string;
@@ -53,7 +53,7 @@ export async function brainsCommand(args: string[], io: CliIo): Promise<void> {
       return;
     }
     case 'list': {
-      const page = await withDomain((domain) => domain.store.listBrains(values.account, { limit: 1000, offset: 0 }));
+      const page = await withDomain((domain) => domain.store.brains.list(values.account, { limit: 1000, offset: 0 }));
       if (values.json) io.out(JSON.stringify(page.rows));
       else
         io.out(

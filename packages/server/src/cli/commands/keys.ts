@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { issueApiKey, revokeApiKey, updateApiKeyLimits } from '../../domain/keys.js';
+import { issueApiKey, revokeApiKey, updateApiKeyLimits } from '../../domain/keys/index.js';
 import { PLANS, type Plan } from '../../model.js';
 import { ENTERPRISE_DEFAULT_LIMITS } from '../../ratelimit/policy.js';
 import { positiveInteger, table, UsageError, type CliIo } from '../io.js';
@@ -82,7 +82,7 @@ async function listKeys(args: string[], io: CliIo): Promise<void> {
     args,
     options: { account: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
-  const keys = await withDomain((domain) => domain.store.listApiKeys(values.account));
+  const keys = await withDomain((domain) => domain.store.keys.list(values.account));
   // Only the prefix is ever shown: the key itself was never stored.
   const rows = keys.map(shownKey);
   if (values.json) {

@@ -14,7 +14,7 @@ import type {
 } from '../../model.js';
 import type { ChatUsage } from '../../providers/index.js';
 import type { JobOutput, JobWrite } from '../../store/job-store.js';
-import { resolveBrainId } from '../brains.js';
+import { resolveBrainId } from '../brains/index.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { compute } from '../compute/index.js';
@@ -22,7 +22,7 @@ import type { JobRun } from '../jobs/index.js';
 import type { TextFormat } from '../extraction/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { noEdgeReason } from './edges-meta.js';
-import { newSnapshot } from '../snapshots.js';
+import { newSnapshot } from '../snapshots/index.js';
 import { extractInsights } from './extract.js';
 import { cleanProposal } from './proposal.js';
 import { inTurnWithSameText } from './same-text-runs.js';

@@ -1,5 +1,5 @@
 import { SNAPSHOT_TYPES, type ProposedSnapshot, type SnapshotType } from '../../model.js';
-import { SNAPSHOT_LIMITS } from '../snapshots.js';
+import { SNAPSHOT_LIMITS } from '../snapshots/index.js';
 
 /** The narrative fields an extractor may fill (the rest stay null). */
 export const PROPOSED_TEXT_FIELDS = ['one_liner', 'story', 'method', 'steps', 'challenge', 'proof'] as const;

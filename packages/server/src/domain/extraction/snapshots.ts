@@ -3,7 +3,7 @@
  * filled from the roles its sentences play.
  */
 import type { SnapshotType } from '../../model.js';
-import { SNAPSHOT_LIMITS } from '../snapshots.js';
+import { SNAPSHOT_LIMITS } from '../snapshots/index.js';
 import { readArgument } from './argument.js';
 import { readDocument, sectionSource, type TextFormat } from './document.js';
 import { EMPHASIS, HEDGE, TYPE_PRIORITY } from './cues.js';

@@ -2,7 +2,7 @@
  * `Idempotency-Key` (design §3.8): a client's name for one request, so that sending it again —
  * after a timeout, a dropped connection — returns the first response instead of doing the work
  * twice. Keys are scoped to the caller's account and kept 24 hours. The HTTP side (which
- * requests, which responses, the replay) is http/idempotency.ts; this is what is kept and when.
+ * requests, which responses, the replay) is http/plugins/idempotency.ts; this is what is kept and when.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';

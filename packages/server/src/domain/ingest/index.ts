@@ -10,14 +10,14 @@ import {
   type Snapshot,
 } from '../../model.js';
 import type { JobOutput } from '../../store/job-store.js';
-import { resolveBrainId } from '../brains.js';
+import { resolveBrainId } from '../brains/index.js';
 import type { Domain } from '../context.js';
 import { clip, jobWrite, proposeFromText, type WorkOptions } from '../crystallize/index.js';
 import { inTurnWithSameText } from '../crystallize/same-text-runs.js';
 import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS, settleArrivals } from '../memories/index.js';
-import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
+import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots/index.js';
 import type { CalendarDate, ExtractedMemory, TextFormat } from '../extraction/index.js';
 
 /** The most text one ingestion takes (characters); the body limit of the route allows it. */

@@ -14,7 +14,7 @@ import type {
   SnapshotType,
 } from '../../model.js';
 import type { JobOutput } from '../../store/job-store.js';
-import { resolveBrainId } from '../brains.js';
+import { resolveBrainId } from '../brains/index.js';
 import type { Domain } from '../context.js';
 import { compute } from '../compute/index.js';
 import { clip, dropKnown, jobWrite, type WorkOptions } from '../crystallize/index.js';
@@ -24,7 +24,7 @@ import type { TextFormat } from '../extraction/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
 import { scoredByText } from '../search/ranking.js';
-import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
+import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots/index.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from '../validate.js';
 import { ENTRY_LIMITS, extractEntries, type ProposedEntry } from './extract.js';
 

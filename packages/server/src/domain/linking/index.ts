@@ -89,9 +89,9 @@ const BRAIN_LINKS_AT_ONCE = 4;
 
 /** The background task of an auto_link brain: links one snapshot, if it still exists. */
 export async function linkQueuedSnapshot(domain: Domain, brainId: string, snapshotId: string): Promise<Edge[]> {
-  const brain = await domain.store.getBrainUnscoped(brainId);
+  const brain = await domain.store.brains.getUnscoped(brainId);
   if (!brain) return [];
-  const snapshot = await domain.store.getSnapshot(brain.account_id, snapshotId);
+  const snapshot = await domain.store.snapshots.get(brain.account_id, snapshotId);
   if (!snapshot || snapshot.brain_id !== brainId) return [];
   return linkSnapshots(domain, brain.account_id, [snapshot]);
 }
@@ -103,7 +103,7 @@ export async function suggestLinks(
   snapshotId: string,
   options: { limit: number; edge_type?: EdgeType | undefined },
 ): Promise<{ data: Proposal[]; count: number }> {
-  const snapshot = await domain.store.getSnapshot(principal.accountId, snapshotId);
+  const snapshot = await domain.store.snapshots.get(principal.accountId, snapshotId);
   if (!snapshot) throw notFound('snapshot');
   // Every suggestion is judged anyway (a few dozen candidates): `count` is all of them (design §3.6).
   const all = await proposeLinks(domain, snapshot, {

@@ -1,5 +1,5 @@
 import type { Memory, MemoryType } from '../../model.js';
-import { normalizeTags } from '../snapshots.js';
+import { normalizeTags } from '../snapshots/index.js';
 import { characterLength, Problems } from '../validate.js';
 
 export const MEMORY_LIMITS = {

@@ -2,7 +2,7 @@ import { isoTime } from '../../clock.js';
 import { AppError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ListPage, Memory, MemoryType, Principal } from '../../model.js';
-import { resolveBrainId } from '../brains.js';
+import { resolveBrainId } from '../brains/index.js';
 import type { Domain } from '../context.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
 import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';

@@ -4,7 +4,7 @@ import { MemoryPromotionLost } from '../../store/memory-store.js';
 import type { Domain } from '../context.js';
 import { clip, proposeFromText } from '../crystallize/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
-import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots.js';
+import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots/index.js';
 import { nextUpdatedAt } from '../validate.js';
 
 export interface PromotionResult {

@@ -1,6 +1,6 @@
 import type { Memory, MemoryType, Principal } from '../../model.js';
 import type { MemorySearch, MemoryTextFeed } from '../../store/memory-store.js';
-import { resolveBrainId } from '../brains.js';
+import { resolveBrainId } from '../brains/index.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
 import { answerKindFirst } from './answer-kind.js';

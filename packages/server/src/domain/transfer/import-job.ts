@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { resolveBrainId } from '../brains.js';
+import { resolveBrainId } from '../brains/index.js';
 import type { JobFunction } from '../jobs/index.js';
 import { AppError, type ErrorDetails } from '../../errors.js';
 import { importAnswer, type ImportSource } from './import.js';

@@ -94,7 +94,7 @@ export async function importFile(
       () => progress({ phase: 'check', ...source.readPosition() }),
       counts,
     ),
-    { refuseNul: !domain.store.storesNul },
+    { refuseNul: !domain.store.capabilities.storesNul },
   );
   if (checked.problems.length > 0 || !checked.header || !checked.brain)
     throw new ImportRejected(checked.problems, checked.badLines);
@@ -117,7 +117,7 @@ export async function importFile(
     written: {},
   };
   // A checkpoint counts only while its brain is there: a brain deleted since is imported afresh.
-  const brainThere = (await domain.store.getBrainUnscoped(target.brainId)) !== undefined;
+  const brainThere = (await domain.store.brains.getUnscoped(target.brainId)) !== undefined;
   const checkpoint = brainThere ? await domain.store.transfer.checkpoint(runId) : undefined;
   if (checkpoint?.finished) return { ...result, alreadyImported: true };
   const skip = checkpoint?.linesDone ?? 0;

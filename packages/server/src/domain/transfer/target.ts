@@ -49,7 +49,7 @@ export async function planImport(
   // Also when it is the file's own brain: exported and imported back with `--brain`, its records
   // join it a second time under new ids, as into any other brain.
   if (intoBrainId !== undefined) {
-    const existing = await domain.store.getBrainUnscoped(intoBrainId);
+    const existing = await domain.store.brains.getUnscoped(intoBrainId);
     if (!existing || (callerAccount !== undefined && existing.account_id !== callerAccount)) throw notFound('brain');
     return {
       brainId: intoBrainId,
@@ -79,7 +79,7 @@ export async function planImport(
   // An import of this file begun before (finished, or cut short) is taken up where it is. A job
   // (freshBrainId) finds only its own runs: their ids are its own.
   for (const plan of options.keptTaken ? [minted] : [kept, minted]) {
-    const brain = await domain.store.getBrainUnscoped(plan.brainId);
+    const brain = await domain.store.brains.getUnscoped(plan.brainId);
     const began = brain?.account_id === accountId ? await domain.store.transfer.checkpoint(plan.runId) : undefined;
     if (began) return plan;
   }
@@ -97,7 +97,7 @@ export async function claimTarget(
   brain: Record<string, unknown>,
 ): Promise<boolean> {
   if (!plan.keepIds && !plan.createsBrain) return true;
-  const owner = (await domain.store.getBrainUnscoped(plan.brainId))?.account_id;
+  const owner = (await domain.store.brains.getUnscoped(plan.brainId))?.account_id;
   if (owner === plan.accountId && (await domain.store.transfer.checkpoint(plan.runId))) return true;
   const brains = SECTIONS.find((s) => s.kind === 'brain') as Section;
   return domain.store.transfer.claimBrain(brains.toRows(brain, plan), {

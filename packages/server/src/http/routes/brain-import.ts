@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { rm } from 'node:fs/promises';
-import { resolveBrainId } from '../../domain/brains.js';
+import { resolveBrainId } from '../../domain/brains/index.js';
 import { enqueueJob, getJob } from '../../domain/jobs/index.js';
 import { AppError, validationError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -9,7 +9,7 @@ import type { ImportJobInput } from '../../domain/transfer/import-job.js';
 import { registerUploadBody, type UploadedFile } from '../import/upload-body.js';
 import { BrainImportAcceptedEnvelope, BrainImportQuery } from '../schemas/brain-import.js';
 import { responses } from '../schemas/responses.js';
-import { problemsFromAjv } from '../validation.js';
+import { problemsFromAjv } from '../plugins/validation.js';
 
 export interface BrainImportOptions {
   /** IMPORT_MAX_BYTES: a larger file is a 413. */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createBrain, getBrain, listBrains, updateBrain } from '../../domain/brains.js';
+import { createBrain, getBrain, listBrains, updateBrain } from '../../domain/brains/index.js';
 import {
   BrainCreateBody,
   BrainEnvelope,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createEdge, deleteEdge, getEdge, listEdges, updateEdge } from '../../domain/edges.js';
+import { createEdge, deleteEdge, getEdge, listEdges, updateEdge } from '../../domain/edges/index.js';
 import { listBodyBytes, sendJsonText } from '../json-text.js';
 import { IdParamsOf } from '../schemas/common.js';
 import { created, responses } from '../schemas/responses.js';

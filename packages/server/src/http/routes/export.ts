@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
-import { getBrain } from '../../domain/brains.js';
+import { getBrain } from '../../domain/brains/index.js';
 import {
   EXPORT_FORMATS,
   exportBrain,

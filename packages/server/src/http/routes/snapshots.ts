@@ -5,7 +5,7 @@ import {
   getSnapshotJson,
   listSnapshots,
   updateSnapshot,
-} from '../../domain/snapshots.js';
+} from '../../domain/snapshots/index.js';
 import { then } from '../../maybe.js';
 import { dataEnvelope, listBody, sendJsonText } from '../json-text.js';
 import { IdParamsOf } from '../schemas/common.js';

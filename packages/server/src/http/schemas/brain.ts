@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { BRAIN_NAME_MAX } from '../../domain/brains.js';
+import { BRAIN_NAME_MAX } from '../../domain/brains/index.js';
 import { BRAIN_EXAMPLE } from './examples.js';
 import { PageLimit, PageOffset, ReadOnly, Timestamp, TrimmedText } from './common.js';
 

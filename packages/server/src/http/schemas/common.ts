@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from 'typebox';
-import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
-import { TRIMMED_LENGTH } from '../validation.js';
+import { SNAPSHOT_LIMITS } from '../../domain/snapshots/index.js';
+import { TRIMMED_LENGTH } from '../plugins/validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { EDGE_ORIGINS, EDGE_TYPES } from '../../model.js';
-import { EDGE_LABEL_MAX } from '../../domain/edges.js';
+import { EDGE_LABEL_MAX } from '../../domain/edges/index.js';
 import { EDGE_CREATE_EXAMPLE, EDGE_EXAMPLE } from './examples.js';
 import {
   Defaulted,

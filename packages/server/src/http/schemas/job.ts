@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { JOB_STATUSES } from '../../store/job-store.js';
+import { JOB_STATUSES } from '../../model.js';
 import { NextCursor, PageCursor, PageLimit, PageOffset, Timestamp } from './common.js';
 
 const JobStatus = Type.Enum([...JOB_STATUSES], { description: 'queued, running, succeeded or failed' });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ENTRY_LIMITS } from '../../domain/knowledge/index.js';
-import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
+import { SNAPSHOT_LIMITS } from '../../domain/snapshots/index.js';
 import { ENTRY_TYPES, KNOWLEDGE_SOURCE_TYPES } from '../../model.js';
 import {
   CursorPage,

@@ -20,7 +20,7 @@ import { EdgeSchema } from './edge.js';
 import { Tags } from './knowledge.js';
 import { SEARCH_QUERY_MAX } from './search.js';
 import { SnapshotSchema } from './snapshot.js';
-import { TIME, type TimeKind } from '../validation.js';
+import { TIME, type TimeKind } from '../plugins/validation.js';
 
 /** The most memories `context` asks for on each side of a search result (design §12.3). */
 export const MEMORY_CONTEXT_MAX = 5;

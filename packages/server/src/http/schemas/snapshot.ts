@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../model.js';
-import { SNAPSHOT_LIMITS } from '../../domain/snapshots.js';
-import { MAX_JSON_BYTES } from '../validation.js';
+import { SNAPSHOT_LIMITS } from '../../domain/snapshots/index.js';
+import { MAX_JSON_BYTES } from '../plugins/validation.js';
 import { SNAPSHOT_CREATE_EXAMPLE, SNAPSHOT_EXAMPLE } from './examples.js';
 import {
   CursorPage,

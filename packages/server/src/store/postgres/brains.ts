@@ -4,20 +4,12 @@ import type { BrainStore } from '../brain-store.js';
 import { brainFromRow, MEMORY_COUNT_COLUMN, PENDING_WORK_COLUMNS, type BrainRow } from '../brain-rows.js';
 import { translatePostgresError } from './pg-errors.js';
 import { NamedQueries, type Queryable } from './queries.js';
+import { BRAIN_SQL } from './brain-sql.js';
 
 const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
   (SELECT count(*) FROM snapshots s WHERE s.brain_id = b.id)::int AS snapshot_count,
   (SELECT count(*) FROM edges e WHERE e.brain_id = b.id)::int AS edge_count, ${MEMORY_COUNT_COLUMN},
   ${PENDING_WORK_COLUMNS}`;
-
-/** Statements the key and edge stores share: one name, one text, on every connection. */
-export const BRAIN_SQL = {
-  insertAccount: 'INSERT INTO accounts (id, created_at) VALUES ($1, $2)',
-  insertBrain:
-    'INSERT INTO brains (id, account_id, name, auto_link, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)',
-  hasBrain: 'SELECT 1 FROM brains WHERE id = $1 AND account_id = $2',
-  hasSnapshot: 'SELECT 1 FROM snapshots WHERE id = $1 AND account_id = $2',
-} as const;
 
 const SQL = {
   ...BRAIN_SQL,
@@ -37,7 +29,7 @@ export class PostgresBrainStore extends NamedQueries<keyof typeof SQL> implement
     super(pool, SQL);
   }
 
-  async insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
+  async insert(brain: Brain, newAccount?: Account): Promise<void> {
     const row = [brain.id, brain.account_id, brain.name, brain.auto_link, brain.created_at, brain.updated_at];
     try {
       if (!newAccount) await this.run('insertBrain', row);
@@ -51,31 +43,31 @@ export class PostgresBrainStore extends NamedQueries<keyof typeof SQL> implement
     }
   }
 
-  async hasBrain(accountId: string, brainId: string): Promise<boolean> {
+  async has(accountId: string, brainId: string): Promise<boolean> {
     return (await this.one('hasBrain', [brainId, accountId])) !== undefined;
   }
 
-  async getBrain(accountId: string, brainId: string, db: Queryable = this.pool): Promise<BrainWithCounts | undefined> {
+  async get(accountId: string, brainId: string, db: Queryable = this.pool): Promise<BrainWithCounts | undefined> {
     const row = await this.one<BrainRow>('getBrain', [brainId, accountId], db);
     return row && brainFromRow(row);
   }
 
-  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
+  update(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
     return this.transaction(async (client) => {
       if (!(await this.one('getBrainForUpdate', [id, accountId], client))) return undefined;
-      const current = (await this.getBrain(accountId, id, client)) as BrainWithCounts;
+      const current = (await this.get(accountId, id, client)) as BrainWithCounts;
       const next = change(current);
       await this.run('updateBrain', [id, accountId, next.name, next.auto_link, next.updated_at], client);
-      return this.getBrain(accountId, id, client);
+      return this.get(accountId, id, client);
     });
   }
 
-  async getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
+  async getUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
     const row = await this.one<BrainRow>('getBrainUnscoped', [brainId]);
     return row && brainFromRow(row);
   }
 
-  async listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
+  async list(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
     const [rows, total] = await Promise.all(
       accountId === undefined
         ? [this.rows<BrainRow>('listAllBrains', [page.limit, page.offset]), this.count('countAllBrains', [])]

@@ -7,7 +7,7 @@ import { canonicalPair } from '../brain-rows.js';
 import { ISO_MS } from './snapshot-json.js';
 import { translatePostgresError } from './pg-errors.js';
 import { NamedQueries } from './queries.js';
-import { BRAIN_SQL } from './brains.js';
+import { BRAIN_SQL } from './brain-sql.js';
 
 const edgeColumns = EDGE_COLUMNS.join(', ');
 const newestFirst = 'ORDER BY created_at DESC, id DESC';
@@ -51,7 +51,7 @@ export class PostgresEdgeStore extends NamedQueries<keyof typeof SQL> implements
     super(pool, SQL);
   }
 
-  async insertEdge(accountId: string, edge: Edge): Promise<void> {
+  async insert(accountId: string, edge: Edge): Promise<void> {
     try {
       await this.run('insertEdge', [accountId, ...EDGE_COLUMNS.map((column) => edge[column])]);
     } catch (err) {
@@ -59,12 +59,12 @@ export class PostgresEdgeStore extends NamedQueries<keyof typeof SQL> implements
     }
   }
 
-  getEdge(accountId: string, id: string): Promise<Edge | undefined> {
+  get(accountId: string, id: string): Promise<Edge | undefined> {
     return this.one<Edge>('getEdge', [id, accountId]);
   }
 
   /** The scope's check, the page and the count at once: one round trip's wait, not two. */
-  async listEdges(q: EdgeQuery): Promise<PageOf<JsonRow> | undefined> {
+  async list(q: EdgeQuery): Promise<PageOf<JsonRow> | undefined> {
     const bySnapshot = 'snapshotId' in q.scope;
     const scope = 'snapshotId' in q.scope ? q.scope.snapshotId : q.scope.brainId;
     const filters = [q.accountId, scope, q.edgeType ?? null, q.minStrength];
@@ -84,7 +84,7 @@ export class PostgresEdgeStore extends NamedQueries<keyof typeof SQL> implements
     return exists === undefined ? undefined : { rows, total };
   }
 
-  async updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
+  async update(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
     try {
       return await this.transaction(async (client) => {
         const current = await this.one<Edge>('getEdgeForUpdate', [id, accountId], client);
@@ -103,7 +103,7 @@ export class PostgresEdgeStore extends NamedQueries<keyof typeof SQL> implements
   }
 
   /** Deletes the edge and leaves its tombstone, so the service never makes it again. */
-  deleteEdge(accountId: string, id: string, at: string): Promise<boolean> {
+  delete(accountId: string, id: string, at: string): Promise<boolean> {
     return this.transaction(async (client) => {
       const edge = await this.one<Edge>('getEdgeForUpdate', [id, accountId], client);
       if (!edge) return false;

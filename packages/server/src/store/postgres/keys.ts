@@ -1,10 +1,9 @@
 import type pg from 'pg';
 import type { Account, ApiKeyRecord } from '../../model.js';
 import type { KeyProvisioning, KeyStore } from '../key-store.js';
-import type { MaybePromise } from '../../maybe.js';
 import type { KeyCache } from './key-cache.js';
 import { NamedQueries } from './queries.js';
-import { BRAIN_SQL } from './brains.js';
+import { BRAIN_SQL } from './brain-sql.js';
 
 const SQL = {
   insertAccount: BRAIN_SQL.insertAccount,
@@ -30,7 +29,7 @@ export class PostgresKeyStore extends NamedQueries<keyof typeof SQL> implements 
     super(pool, SQL);
   }
 
-  async provisionKey(p: KeyProvisioning): Promise<void> {
+  async provision(p: KeyProvisioning): Promise<void> {
     await this.transaction(async (client) => {
       if (p.account) await this.run('insertAccount', [p.account.id, p.account.created_at], client);
       if (p.brain) {
@@ -46,8 +45,12 @@ export class PostgresKeyStore extends NamedQueries<keyof typeof SQL> implements 
     });
   }
 
-  /** From the key cache when it can answer (see KeyCache): then without a round trip. */
-  findApiKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | undefined> {
+  /** From the key cache when it can answer (see KeyCache), without a round trip. */
+  findByHashNow(keyHash: string): ApiKeyRecord | undefined {
+    return this.cache.get(keyHash);
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const cached = this.cache.get(keyHash);
     if (cached) return cached;
     const ticket = this.cache.ticket();
@@ -57,17 +60,17 @@ export class PostgresKeyStore extends NamedQueries<keyof typeof SQL> implements 
     });
   }
 
-  getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+  get(id: string): Promise<ApiKeyRecord | undefined> {
     return this.one<ApiKeyRecord>('keyById', [id]);
   }
 
-  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+  list(accountId?: string): Promise<ApiKeyRecord[]> {
     return accountId === undefined
       ? this.rows<ApiKeyRecord>('listKeys', [])
       : this.rows<ApiKeyRecord>('listKeysOfAccount', [accountId]);
   }
 
-  updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
+  update(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
     return this.transaction(async (client) => {
       const current = await this.one<ApiKeyRecord>('keyByIdForUpdate', [id], client);
       if (!current) return undefined;
@@ -77,7 +80,7 @@ export class PostgresKeyStore extends NamedQueries<keyof typeof SQL> implements 
     }).finally(() => this.cache.invalidate()); // this instance at once; the others by NOTIFY
   }
 
-  countActiveApiKeys(): Promise<number> {
+  countActive(): Promise<number> {
     return this.count('countActiveKeys', []);
   }
 

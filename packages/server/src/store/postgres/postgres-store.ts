@@ -1,6 +1,5 @@
 import pg from 'pg';
-import type { Store } from '../store.js';
-import { ResourceMethods } from '../resource-methods.js';
+import type { Store, StoreCapabilities } from '../store.js';
 import { KeyCache } from './key-cache.js';
 import { postgresMigrations } from './migrations.js';
 import { snapgraphTypes } from './pg-types.js';
@@ -30,9 +29,9 @@ export interface PostgresOptions {
  * only opens, composes and closes: each resource lives in its own file (keys.ts, brains.ts,
  * snapshots.ts, edges.ts, …), named as on SQLite.
  */
-export class PostgresStore extends ResourceMethods implements Store {
+export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
-  readonly storesNul = false;
+  readonly capabilities: StoreCapabilities = { storesNul: false };
   readonly search: PostgresSearchStore;
   readonly knowledge: PostgresKnowledgeStore;
   readonly memories: PostgresMemoryStore;
@@ -44,13 +43,12 @@ export class PostgresStore extends ResourceMethods implements Store {
   readonly transfer: PostgresTransferStore;
   private readonly pool: pg.Pool;
   private readonly keyCache: KeyCache;
-  protected readonly keys: PostgresKeyStore;
-  protected readonly brains: PostgresBrainStore;
-  protected readonly snapshots: PostgresSnapshotStore;
-  protected readonly edges: PostgresEdgeStore;
+  readonly keys: PostgresKeyStore;
+  readonly brains: PostgresBrainStore;
+  readonly snapshots: PostgresSnapshotStore;
+  readonly edges: PostgresEdgeStore;
 
   constructor(connectionString: string, options: PostgresOptions = {}) {
-    super();
     this.keyCache = new KeyCache(connectionString, () => this.schemaVersion());
     this.pool = new pg.Pool({
       connectionString,

@@ -67,7 +67,7 @@ export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implem
     super(pool, SQL);
   }
 
-  async insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
+  async insert(accountId: string, snapshot: Snapshot): Promise<void> {
     try {
       await this.run('insertSnapshot', [accountId, ...snapshotValues(snapshot)]);
     } catch (err) {
@@ -75,15 +75,15 @@ export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implem
     }
   }
 
-  getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
+  get(accountId: string, id: string): Promise<Snapshot | undefined> {
     return this.one<Snapshot>('getSnapshot', [id, accountId]);
   }
 
-  async getSnapshotJson(accountId: string, id: string): Promise<string | undefined> {
+  async getJson(accountId: string, id: string): Promise<string | undefined> {
     return (await this.one<{ json: string }>('getSnapshotJson', [id, accountId]))?.json;
   }
 
-  async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
+  async list(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
     // One query for the page and one for the count, whatever the page size; run side by side.
     const after = q.after;
     if (q.tag !== undefined) {
@@ -110,11 +110,7 @@ export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implem
     return { rows, total };
   }
 
-  updateSnapshot(
-    accountId: string,
-    id: string,
-    change: (current: Snapshot) => Snapshot,
-  ): Promise<Snapshot | undefined> {
+  update(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined> {
     return this.transaction(async (client) => {
       const current = await this.one<Snapshot>('getSnapshotForUpdate', [id, accountId], client);
       if (!current) return undefined;
@@ -124,7 +120,7 @@ export class PostgresSnapshotStore extends NamedQueries<keyof typeof SQL> implem
     });
   }
 
-  async deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean> {
+  async delete(accountId: string, id: string, at: string): Promise<boolean> {
     return this.transaction(async (client) => {
       await this.rows('lockPromotion', [id, accountId], client);
       const gone = await this.one<{ n: number }>('deleteSnapshot', [id, accountId, at], client);

@@ -5,22 +5,13 @@ import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { preparers } from './prepared.js';
 import { translateSqliteError } from './sqlite-errors.js';
-
-export const INSERT_ACCOUNT = 'INSERT INTO accounts (id, created_at) VALUES (?, ?)';
-export const INSERT_BRAIN =
-  'INSERT INTO brains (id, account_id, name, auto_link, created_at, updated_at) VALUES (@id, @account_id, @name, @auto_link, @created_at, @updated_at)';
+import { brainToRow, INSERT_ACCOUNT, INSERT_BRAIN } from './brain-sql.js';
 
 const counted = (kind: string) =>
   `coalesce((SELECT n FROM brain_counts c WHERE c.brain_id = b.id AND c.kind = '${kind}'), 0)`;
 const brainColumns = `b.id, b.account_id, b.name, b.auto_link, b.created_at, b.updated_at,
   ${counted('snapshots')} AS snapshot_count, ${counted('edges')} AS edge_count, ${MEMORY_COUNT_COLUMN},
   ${PENDING_WORK_COLUMNS}`;
-
-/** better-sqlite3 binds no booleans: auto_link is stored as 0 or 1. */
-export const brainToRow = (brain: Brain & { account_id: string }) => ({
-  ...brain,
-  auto_link: brain.auto_link ? 1 : 0,
-});
 
 /** Brains on SQLite, their counts read from the kept brain_counts (migration 2). */
 export class SqliteBrainStore implements BrainStore {
@@ -53,7 +44,7 @@ export class SqliteBrainStore implements BrainStore {
     };
   }
 
-  insertBrain(brain: Brain, newAccount?: Account): Promise<void> {
+  insert(brain: Brain, newAccount?: Account): Promise<void> {
     return this.writes.run(() => {
       try {
         if (newAccount) this.stmt.insertAccount().run(newAccount.id, newAccount.created_at);
@@ -64,12 +55,12 @@ export class SqliteBrainStore implements BrainStore {
     });
   }
 
-  async getBrain(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
+  async get(accountId: string, brainId: string): Promise<BrainWithCounts | undefined> {
     const row = this.stmt.getBrain().get(brainId, accountId);
     return row && brainFromRow(row);
   }
 
-  updateBrain(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
+  update(accountId: string, id: string, change: (current: Brain) => Brain): Promise<BrainWithCounts | undefined> {
     return this.writes.run(() => {
       const row = this.stmt.getBrain().get(id, accountId);
       if (!row) return undefined;
@@ -80,16 +71,16 @@ export class SqliteBrainStore implements BrainStore {
     });
   }
 
-  async hasBrain(accountId: string, brainId: string): Promise<boolean> {
+  async has(accountId: string, brainId: string): Promise<boolean> {
     return this.stmt.hasBrain().get(brainId, accountId) !== undefined;
   }
 
-  async getBrainUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
+  async getUnscoped(brainId: string): Promise<BrainWithCounts | undefined> {
     const row = this.stmt.getBrainUnscoped().get(brainId);
     return row && brainFromRow(row);
   }
 
-  async listBrains(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
+  async list(accountId: string | undefined, page: Page): Promise<PageOf<BrainWithCounts>> {
     return this.db.transaction(() => {
       if (accountId === undefined) {
         return {

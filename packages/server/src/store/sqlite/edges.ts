@@ -50,7 +50,7 @@ export class SqliteEdgeStore implements EdgeStore {
     };
   }
 
-  insertEdge(accountId: string, edge: Edge): Promise<void> {
+  insert(accountId: string, edge: Edge): Promise<void> {
     const row = { ...edge, account_id: accountId };
     return this.writes.run(() => {
       try {
@@ -61,7 +61,7 @@ export class SqliteEdgeStore implements EdgeStore {
     });
   }
 
-  async getEdge(accountId: string, id: string): Promise<Edge | undefined> {
+  async get(accountId: string, id: string): Promise<Edge | undefined> {
     return this.stmt.getEdge().get(id, accountId);
   }
 
@@ -69,7 +69,7 @@ export class SqliteEdgeStore implements EdgeStore {
    * Edge pages are what a graph view asks for again and again while nothing changes, so they
    * are cached until the next write (see ReadCache).
    */
-  async listEdges(q: EdgeQuery): Promise<PageOf<JsonRow> | undefined> {
+  async list(q: EdgeQuery): Promise<PageOf<JsonRow> | undefined> {
     this.syncCache(this.pages);
     const key = edgePageKey(q);
     let page = this.pages.get(key);
@@ -114,7 +114,7 @@ export class SqliteEdgeStore implements EdgeStore {
     })();
   }
 
-  updateEdge(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
+  update(accountId: string, id: string, change: (current: Edge) => Edge): Promise<Edge | undefined> {
     return this.writes.run(() => {
       const current = this.stmt.getEdge().get(id, accountId);
       if (!current) return undefined;
@@ -129,7 +129,7 @@ export class SqliteEdgeStore implements EdgeStore {
   }
 
   /** Deletes the edge and leaves its tombstone, so the service never makes it again. */
-  deleteEdge(accountId: string, id: string, at: string): Promise<boolean> {
+  delete(accountId: string, id: string, at: string): Promise<boolean> {
     return this.writes.run(() => {
       const edge = this.stmt.getEdge().get(id, accountId);
       if (!edge) return false;

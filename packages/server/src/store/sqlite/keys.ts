@@ -4,7 +4,7 @@ import { KEY_CACHE_SIZE, ReadCache } from '../read-cache.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './open-database.js';
 import { cacheSync, preparers } from './prepared.js';
-import { brainToRow, INSERT_ACCOUNT, INSERT_BRAIN } from './brains.js';
+import { brainToRow, INSERT_ACCOUNT, INSERT_BRAIN } from './brain-sql.js';
 
 /** API keys and accounts on SQLite. */
 export class SqliteKeyStore implements KeyStore {
@@ -39,7 +39,7 @@ export class SqliteKeyStore implements KeyStore {
     };
   }
 
-  provisionKey(p: KeyProvisioning): Promise<void> {
+  provision(p: KeyProvisioning): Promise<void> {
     return this.writes.run(() => {
       if (p.account) this.stmt.insertAccount().run(p.account.id, p.account.created_at);
       if (p.brain) this.stmt.insertBrain().run(brainToRow(p.brain));
@@ -50,9 +50,9 @@ export class SqliteKeyStore implements KeyStore {
   /**
    * Keys are looked up on every request, so they are cached until the database changes (see
    * ReadCache): a key revoked or changed by the CLI fails on its very next request. Only hits
-   * are cached, so guessed keys cannot fill it.
+   * are cached, so guessed keys cannot fill it. Synchronous: a hit or a definite miss.
    */
-  findApiKeyByHash(keyHash: string): ApiKeyRecord | undefined {
+  findByHashNow(keyHash: string): ApiKeyRecord | undefined {
     this.syncCache(this.cache);
     let record = this.cache.get(keyHash);
     if (record === undefined) {
@@ -62,15 +62,19 @@ export class SqliteKeyStore implements KeyStore {
     return record;
   }
 
-  async getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.findByHashNow(keyHash);
+  }
+
+  async get(id: string): Promise<ApiKeyRecord | undefined> {
     return this.stmt.keyById().get(id);
   }
 
-  async listApiKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+  async list(accountId?: string): Promise<ApiKeyRecord[]> {
     return accountId === undefined ? this.stmt.listKeys().all() : this.stmt.listKeysOfAccount().all(accountId);
   }
 
-  updateApiKey(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
+  update(id: string, change: (current: ApiKeyRecord) => ApiKeyRecord): Promise<ApiKeyRecord | undefined> {
     return this.writes.run(() => {
       const current = this.stmt.keyById().get(id);
       if (!current) return undefined;
@@ -80,7 +84,7 @@ export class SqliteKeyStore implements KeyStore {
     });
   }
 
-  async countActiveApiKeys(): Promise<number> {
+  async countActive(): Promise<number> {
     return this.stmt.countActiveKeys().get()?.n ?? 0;
   }
 

@@ -85,7 +85,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     };
   }
 
-  insertSnapshot(accountId: string, snapshot: Snapshot): Promise<void> {
+  insert(accountId: string, snapshot: Snapshot): Promise<void> {
     const row = snapshotToRow(accountId, snapshot);
     return this.writes.run(() => {
       try {
@@ -96,16 +96,21 @@ export class SqliteSnapshotStore implements SnapshotStore {
     });
   }
 
-  getSnapshotJson(accountId: string, id: string): string | undefined {
+  /** The JSON text, synchronously (for ImmediateReads). */
+  getJsonNow(accountId: string, id: string): string | undefined {
     return this.stmt.getSnapshotJson().get(id, accountId);
   }
 
-  async getSnapshot(accountId: string, id: string): Promise<Snapshot | undefined> {
+  async getJson(accountId: string, id: string): Promise<string | undefined> {
+    return this.getJsonNow(accountId, id);
+  }
+
+  async get(accountId: string, id: string): Promise<Snapshot | undefined> {
     const row = this.stmt.getSnapshot().get(id, accountId);
     return row && snapshotFromRow(row);
   }
 
-  async listSnapshots(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
+  async list(q: SnapshotQuery): Promise<PageOf<JsonRow>> {
     if (q.tag !== undefined) return this.listTagged(q, q.tag);
     // Rows and count in one read transaction, so `count` describes the same state as the page.
     return this.db.transaction(() => {
@@ -139,11 +144,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     })();
   }
 
-  updateSnapshot(
-    accountId: string,
-    id: string,
-    change: (current: Snapshot) => Snapshot,
-  ): Promise<Snapshot | undefined> {
+  update(accountId: string, id: string, change: (current: Snapshot) => Snapshot): Promise<Snapshot | undefined> {
     return this.writes.run(() => {
       const row = this.stmt.getSnapshot().get(id, accountId);
       if (!row) return undefined;
@@ -153,7 +154,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     });
   }
 
-  deleteSnapshot(accountId: string, id: string, at: string): Promise<boolean> {
+  delete(accountId: string, id: string, at: string): Promise<boolean> {
     // Edges go with it through ON DELETE CASCADE, inside this same savepoint; so does the change
     // to a memory promoted into it.
     return this.writes.run(() => {

@@ -1,5 +1,4 @@
-import type { ImmediateReads, Store } from '../store.js';
-import { ResourceMethods } from '../resource-methods.js';
+import type { ImmediateReads, Store, StoreCapabilities } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
 import { openSqliteDatabase, type SqliteDatabase, type SqliteOptions } from './open-database.js';
 import { GroupCommit } from './group-commit.js';
@@ -23,9 +22,9 @@ import { SqliteTransferStore } from './transfer.js';
  * through group commit (see GroupCommit). This class only opens, composes and closes: each
  * resource lives in its own file (keys.ts, brains.ts, snapshots.ts, edges.ts, …).
  */
-export class SqliteStore extends ResourceMethods implements Store {
+export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
-  readonly storesNul = true;
+  readonly capabilities: StoreCapabilities;
   readonly search: SqliteSearchStore;
   readonly knowledge: SqliteKnowledgeStore;
   readonly memories: SqliteMemoryStore;
@@ -35,18 +34,16 @@ export class SqliteStore extends ResourceMethods implements Store {
   readonly jobs: SqliteJobStore;
   readonly idempotency: SqliteIdempotencyStore;
   readonly transfer: SqliteTransferStore;
-  readonly immediate: ImmediateReads;
   private readonly db: SqliteDatabase;
   private readonly writes: GroupCommit;
-  protected readonly keys: SqliteKeyStore;
-  protected readonly brains: SqliteBrainStore;
-  protected readonly snapshots: SqliteSnapshotStore;
-  protected readonly edges: SqliteEdgeStore;
+  readonly keys: SqliteKeyStore;
+  readonly brains: SqliteBrainStore;
+  readonly snapshots: SqliteSnapshotStore;
+  readonly edges: SqliteEdgeStore;
   private readonly offThread: OffThreadWrites | undefined;
   private readonly busyTimeoutMs: number;
 
   constructor(path: string, options: SqliteOptions = {}) {
-    super();
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     // The request thread never waits for the lock inside SQLite (GroupCommit tries again later).
     this.db = openSqliteDatabase(path, { ...options, busyTimeoutMs: 0 });
@@ -65,7 +62,7 @@ export class SqliteStore extends ResourceMethods implements Store {
     this.idempotency = new SqliteIdempotencyStore(this.db, this.writes);
     this.memories = new SqliteMemoryStore(this.db, this.writes, path);
     this.transfer = new SqliteTransferStore(this.db, this.writes, path);
-    this.immediate = immediateReads(this.db, this.keys, this.snapshots);
+    this.capabilities = { storesNul: true, immediateReads: immediateReads(this.db, this.keys, this.snapshots) };
   }
 
   async migrate(): Promise<number> {
@@ -99,7 +96,7 @@ function immediateReads(db: SqliteDatabase, keys: SqliteKeyStore, snapshots: Sql
   const together = db.transaction((read: () => unknown) => read()).deferred;
   return {
     readTogether: together as <T>(read: () => T) => T,
-    findApiKeyByHash: (keyHash) => keys.findApiKeyByHash(keyHash),
-    getSnapshotJson: (accountId, id) => snapshots.getSnapshotJson(accountId, id),
+    findApiKeyByHash: (keyHash) => keys.findByHashNow(keyHash),
+    getSnapshotJson: (accountId, id) => snapshots.getJsonNow(accountId, id),
   };
 }

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { SNAPSHOT_COLUMNS } from '../../../store/columns.js';
 import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
 import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../../model.js';
-import { SNAPSHOT_LIMITS } from '../../snapshots.js';
+import { SNAPSHOT_LIMITS } from '../../snapshots/index.js';
 import type { Section } from '../section.js';
 import { closed, Id, OptionalText, pick, Text, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';

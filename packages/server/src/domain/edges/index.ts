@@ -1,11 +1,11 @@
-import { isoTime } from '../clock.js';
-import { AppError, notFound, unprocessable } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Edge, EdgeType, JsonRow, ListPage, PageOf, Principal } from '../model.js';
-import type { EdgeScope } from '../store/store.js';
-import type { Domain } from './context.js';
-import { pageQuery, pageResult, type PageRequest } from './cursor.js';
-import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from './validate.js';
+import { isoTime } from '../../clock.js';
+import { AppError, notFound, unprocessable } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { Edge, EdgeType, JsonRow, ListPage, PageOf, Principal } from '../../model.js';
+import type { EdgeScope } from '../../store/store.js';
+import type { Domain } from '../context.js';
+import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 
 // Design §3.4: every text field beyond those it names may hold up to 20,000 characters.
 export const EDGE_LABEL_MAX = 20_000;
@@ -37,8 +37,8 @@ export type EdgePatch = {
 
 export async function createEdge(domain: Domain, principal: Principal, input: EdgeCreateInput): Promise<Edge> {
   const [source, target] = await Promise.all([
-    domain.store.getSnapshot(principal.accountId, input.source_id),
-    domain.store.getSnapshot(principal.accountId, input.target_id),
+    domain.store.snapshots.get(principal.accountId, input.source_id),
+    domain.store.snapshots.get(principal.accountId, input.target_id),
   ]);
   if (!source) throw notFound('source snapshot');
   if (!target) throw notFound('target snapshot');
@@ -62,12 +62,12 @@ export async function createEdge(domain: Domain, principal: Principal, input: Ed
   };
   // Uniqueness (including the reverse of a related_to edge) is the database's call, so two
   // racing creates give exactly one edge and one CONFLICT.
-  await domain.store.insertEdge(principal.accountId, edge);
+  await domain.store.edges.insert(principal.accountId, edge);
   return edge;
 }
 
 export async function getEdge(domain: Domain, principal: Principal, id: string): Promise<Edge> {
-  const edge = await domain.store.getEdge(principal.accountId, id);
+  const edge = await domain.store.edges.get(principal.accountId, id);
   if (!edge) throw notFound('edge');
   return edge;
 }
@@ -98,7 +98,7 @@ export async function listEdges(
   const page = pageQuery(query, 'edge');
   const scope = edgeScope(query);
   // The store checks the scope with the page (and keeps both, on SQLite, until the next write).
-  const found = await domain.store.listEdges({
+  const found = await domain.store.edges.list({
     accountId: principal.accountId,
     scope,
     edgeType: query.edge_type,
@@ -124,7 +124,7 @@ const listedPages = new WeakMap<PageOf<JsonRow>, ListPage<JsonRow>>();
 export async function updateEdge(domain: Domain, principal: Principal, id: string, patch: EdgePatch): Promise<Edge> {
   const editable = patch.edge_type !== undefined || patch.strength !== undefined || 'label' in patch;
   const now = domain.clock.now();
-  const updated = await domain.store.updateEdge(principal.accountId, id, (current) => {
+  const updated = await domain.store.edges.update(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, EDGE_READ_ONLY_FIELDS);
     // Checked against the stored edge, so that a read-only field sent alone with a different
     // value is named above; equal ones alone change nothing.
@@ -149,5 +149,5 @@ export async function updateEdge(domain: Domain, principal: Principal, id: strin
 export async function deleteEdge(domain: Domain, principal: Principal, id: string): Promise<void> {
   // The tombstone keeps the service from making this edge again (design §9.4).
   const at = isoTime(domain.clock.now());
-  if (!(await domain.store.deleteEdge(principal.accountId, id, at))) throw notFound('edge');
+  if (!(await domain.store.edges.delete(principal.accountId, id, at))) throw notFound('edge');
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type { RequestObserver } from '../metrics/index.js';
+import type { RequestObserver } from '../../metrics/index.js';
 
 const INFO = pino.levels.values.info as number;
 

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { finishDocument } from './openapi/finish-document.js';
+import { finishDocument } from '../openapi/finish-document.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same TypeBox schemas that validate requests,

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_STATUS, validationError, type ErrorCode } from '../errors.js';
-import { ProviderError, providerAppError } from '../providers/index.js';
+import { AppError, ERROR_STATUS, validationError, type ErrorCode } from '../../errors.js';
+import { ProviderError, providerAppError } from '../../providers/index.js';
 import { isApiPath } from './auth.js';
 import { problemsFromAjv } from './validation.js';
 import type { ErrorObject } from 'ajv';

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { AppError } from '../errors.js';
-import type { Decision } from '../ratelimit/decision.js';
-import { decimalText } from './decimal-text.js';
+import { AppError } from '../../errors.js';
+import type { Decision } from '../../ratelimit/decision.js';
+import { decimalText } from '../fast-path/decimal-text.js';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 /** Seconds until the minute window is empty again (`RateLimit`'s `t`). */

@@ -1,9 +1,9 @@
-import { isoTime } from '../clock.js';
-import { notFound, validationError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { BrainWithCounts, Page, PageOf, Principal } from '../model.js';
-import type { Domain } from './context.js';
-import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
+import { isoTime } from '../../clock.js';
+import { notFound, validationError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { BrainWithCounts, Page, PageOf, Principal } from '../../model.js';
+import type { Domain } from '../context.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from '../validate.js';
 
 export const BRAIN_NAME_MAX = 200;
 
@@ -41,7 +41,7 @@ export async function createBrain(
     created_at: at,
     updated_at: at,
   };
-  await domain.store.insertBrain(brain, newAccount);
+  await domain.store.brains.insert(brain, newAccount);
   return { ...brain, snapshot_count: 0, edge_count: 0, memory_count: 0, pending_work: { auto_link: 0, embeddings: 0 } };
 }
 
@@ -64,7 +64,7 @@ export async function updateBrain(
   const name = patch.name === undefined ? undefined : problems.trimmed('name', patch.name, 1, BRAIN_NAME_MAX);
   problems.throwIfAny();
   const now = domain.clock.now();
-  const updated = await domain.store.updateBrain(principal.accountId, id, (current) => {
+  const updated = await domain.store.brains.update(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, BRAIN_READ_ONLY_FIELDS);
     if (name === undefined && patch.auto_link === undefined) {
       // Only fields the service sets (the counts are ignored, as they move): name the first.
@@ -87,13 +87,13 @@ export async function updateBrain(
 }
 
 export async function getBrain(domain: Domain, principal: Principal, brainId: string): Promise<BrainWithCounts> {
-  const brain = await domain.store.getBrain(principal.accountId, brainId);
+  const brain = await domain.store.brains.get(principal.accountId, brainId);
   if (!brain) throw notFound('brain');
   return brain;
 }
 
 export function listBrains(domain: Domain, principal: Principal, page: Page): Promise<PageOf<BrainWithCounts>> {
-  return domain.store.listBrains(principal.accountId, page);
+  return domain.store.brains.list(principal.accountId, page);
 }
 
 /**
@@ -106,6 +106,6 @@ export async function resolveBrainId(
   brainId: string | undefined,
 ): Promise<string> {
   if (brainId === undefined || brainId === principal.defaultBrainId) return principal.defaultBrainId;
-  if (!(await domain.store.hasBrain(principal.accountId, brainId))) throw notFound('brain');
+  if (!(await domain.store.brains.has(principal.accountId, brainId))) throw notFound('brain');
   return brainId;
 }

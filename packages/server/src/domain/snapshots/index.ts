@@ -1,6 +1,6 @@
-import { isoTime } from '../clock.js';
-import { AppError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { isoTime } from '../../clock.js';
+import { AppError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
 import {
   SNAPSHOT_TEXT_FIELDS,
   type EmotionObject,
@@ -10,12 +10,12 @@ import {
   type Snapshot,
   type SnapshotTextField,
   type SnapshotType,
-} from '../model.js';
-import { then, type MaybePromise } from '../maybe.js';
-import { resolveBrainId } from './brains.js';
-import { pageQuery, pageResult, type PageRequest } from './cursor.js';
-import type { Domain } from './context.js';
-import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from './validate.js';
+} from '../../model.js';
+import type { MaybePromise } from '../../maybe.js';
+import { resolveBrainId } from '../brains/index.js';
+import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
+import type { Domain } from '../context.js';
+import { checkIdOfMissing, checkReadOnly, nextUpdatedAt, Problems } from '../validate.js';
 
 export const SNAPSHOT_LIMITS = {
   name: 200,
@@ -120,7 +120,7 @@ export async function createSnapshot(
     { source_type: 'manual', source_id: null },
     domain.clock.now(),
   );
-  await domain.store.insertSnapshot(principal.accountId, snapshot);
+  await domain.store.snapshots.insert(principal.accountId, snapshot);
   domain.background?.nudge();
   return snapshot;
 }
@@ -171,10 +171,14 @@ export function newSnapshot(
 
 /** GET of one snapshot, as JSON text straight from the store: the hottest read path. */
 export function getSnapshotJson(domain: Domain, principal: Principal, id: string): MaybePromise<string> {
-  return then(domain.store.getSnapshotJson(principal.accountId, id), (json) => {
-    if (json === undefined) throw notFound('snapshot');
-    return json;
-  });
+  const reads = domain.store.capabilities.immediateReads;
+  if (reads !== undefined) return foundJson(reads.getSnapshotJson(principal.accountId, id));
+  return domain.store.snapshots.getJson(principal.accountId, id).then(foundJson);
+}
+
+function foundJson(json: string | undefined): string {
+  if (json === undefined) throw notFound('snapshot');
+  return json;
 }
 
 export interface SnapshotListQuery extends PageRequest {
@@ -191,7 +195,7 @@ export async function listSnapshots(
   const page = pageQuery(query, 'snap');
   const brainId = await resolveBrainId(domain, principal, query.brain_id);
   // Stored tags are trimmed, so the filter is too, as search's is.
-  const found = await domain.store.listSnapshots({ brainId, type: query.type, tag: query.tag?.trim(), ...page });
+  const found = await domain.store.snapshots.list({ brainId, type: query.type, tag: query.tag?.trim(), ...page });
   return { ...pageResult(found.rows, query.limit), total: found.total };
 }
 
@@ -204,7 +208,7 @@ export async function updateSnapshot(
   const editable = EDITABLE_FIELDS.some((field) => field in patch);
   const fields = normalizeFields(patch);
   const now = domain.clock.now();
-  const updated = await domain.store.updateSnapshot(principal.accountId, id, (current) => {
+  const updated = await domain.store.snapshots.update(principal.accountId, id, (current) => {
     checkReadOnly(patch, current as unknown as Record<string, unknown>, SNAPSHOT_READ_ONLY_FIELDS);
     // Checked against the stored snapshot, so that a read-only field sent alone with a
     // different value is named above; equal ones alone change nothing.
@@ -221,5 +225,5 @@ export async function updateSnapshot(
 
 export async function deleteSnapshot(domain: Domain, principal: Principal, id: string): Promise<void> {
   const at = new Date(domain.clock.now()).toISOString();
-  if (!(await domain.store.deleteSnapshot(principal.accountId, id, at))) throw notFound('snapshot');
+  if (!(await domain.store.snapshots.delete(principal.accountId, id, at))) throw notFound('snapshot');
 }

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 import { errorBody } from './error-handler.js';
-import { JSON_CONTENT_TYPE } from './json-text.js';
+import { JSON_CONTENT_TYPE } from '../json-text.js';
 import { freshRequestId } from './request-id.js';
 
 /**

@@ -1,10 +1,13 @@
+// FAST PATH. What it buys: GET one from 66 to 34 µs of CPU a request under load on a 2-vCPU
+// virtual machine (docs/decisions.md, "Caches and the hot paths"; rerun: `npm run bench --
+// --only reads`, which reports CPU per request).
 import type { ServerResponse } from 'node:http';
 
 /*
  * Under load, one turn of the event loop reads dozens of requests. Written one by one as each is
  * computed, every response wakes its reader (a load balancer, a proxy beside us, a client) on
  * its own; on a virtual machine that wake-up is an interrupt to another CPU, which exits to the
- * hypervisor, and it cost as much as answering the request (docs/performance.md, tenth session).
+ * hypervisor, and it cost as much as answering the request (docs/performance.md).
  * Written back to back when the turn ends, the responses of a turn wake each reader once.
  *
  * A lone request should not wait for that: a turn holds its responses only when the turn before

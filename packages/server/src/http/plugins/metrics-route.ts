@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../metrics/index.js';
-import { groupOfRequest } from '../ratelimit/policy.js';
+import type { Metrics } from '../../metrics/index.js';
+import { groupOfRequest } from '../../ratelimit/policy.js';
 
 export const METRICS_PATH = '/metrics';
 

@@ -12,7 +12,7 @@ import {
   requestFingerprint,
   reserveKey,
   type KeyHold,
-} from '../domain/idempotency/index.js';
+} from '../../domain/idempotency/index.js';
 
 /** The headers a replay repeats: what the response means. Request ids and rate limits are fresh. */
 const KEPT_HEADERS = ['content-type', 'location', 'preference-applied'];

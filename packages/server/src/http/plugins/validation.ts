@@ -1,10 +1,10 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { INSTANT_REASON, parseInstant } from '../domain/memories/fields.js';
-import { WINDOW_EDGE_REASON, windowEdge } from '../domain/memories/window.js';
-import { characterLength } from '../domain/validate.js';
-import type { FieldProblem } from '../errors.js';
+import { INSTANT_REASON, parseInstant } from '../../domain/memories/fields.js';
+import { WINDOW_EDGE_REASON, windowEdge } from '../../domain/memories/window.js';
+import { characterLength } from '../../domain/validate.js';
+import type { FieldProblem } from '../../errors.js';
 
 // ajv-formats is CommonJS; under ESM its plugin is the `default` property of the module.
 const addFormats = addFormatsModule.default;

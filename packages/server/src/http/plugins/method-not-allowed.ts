@@ -1,7 +1,7 @@
 import { METHODS as HTTP_METHODS } from 'node:http';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { AppError } from '../errors.js';
-import { errorResponses } from './schemas/responses.js';
+import { AppError } from '../../errors.js';
+import { errorResponses } from '../schemas/responses.js';
 
 /**
  * Every method Node's parser accepts — TRACE, PROPFIND and the rest too, so that a known path

@@ -1,8 +1,8 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
-import { AppError, validationError } from '../errors.js';
-import { MAX_NESTING, tooDeep } from '../domain/nesting.js';
-import { NUL_REASON, nulPath } from '../domain/nul-text.js';
-import { SURROGATE_REASON, unpairedSurrogatePath } from '../domain/unpaired-surrogate.js';
+import { AppError, validationError } from '../../errors.js';
+import { MAX_NESTING, tooDeep } from '../../domain/nesting.js';
+import { NUL_REASON, nulPath } from '../../domain/nul-text.js';
+import { SURROGATE_REASON, unpairedSurrogatePath } from '../../domain/unpaired-surrogate.js';
 
 /**
  * JSON bodies through Fastify's own safe parser (prototype poisoning refused), except that an

@@ -1,11 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
-import { AppError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import { isoTime } from '../clock.js';
-import type { ApiKeyRecord, Plan, Principal } from '../model.js';
-import type { Domain } from './context.js';
-import type { KeyProvisioning } from '../store/store.js';
-import { then, type MaybePromise } from '../maybe.js';
+import { AppError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { isoTime } from '../../clock.js';
+import type { ApiKeyRecord, Plan, Principal } from '../../model.js';
+import type { Domain } from '../context.js';
+import type { KeyProvisioning } from '../../store/store.js';
+import type { MaybePromise } from '../../maybe.js';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_RANDOM_CHARS = 40; // ~238 bits
@@ -53,7 +53,7 @@ export async function issueApiKey(domain: Domain, options: NewKeyOptions): Promi
   let accountId: string;
   let brainId: string;
   if (options.brainId !== undefined) {
-    const brain = await domain.store.getBrainUnscoped(options.brainId);
+    const brain = await domain.store.brains.getUnscoped(options.brainId);
     if (!brain) throw notFound('brain');
     accountId = brain.account_id;
     brainId = brain.id;
@@ -83,13 +83,13 @@ export async function issueApiKey(domain: Domain, options: NewKeyOptions): Promi
     created_at: createdAt,
     revoked_at: null,
   };
-  await domain.store.provisionKey({ ...provisioning, key: record });
+  await domain.store.keys.provision({ ...provisioning, key: record });
   return { key, record };
 }
 
 export async function revokeApiKey(domain: Domain, keyId: string): Promise<ApiKeyRecord> {
   const revokedAt = isoTime(domain.clock.now());
-  const updated = await domain.store.updateApiKey(keyId, (current) => ({
+  const updated = await domain.store.keys.update(keyId, (current) => ({
     ...current,
     revoked_at: current.revoked_at ?? revokedAt,
   }));
@@ -136,7 +136,10 @@ export function keyHashOfHeader(header: string | undefined): string {
  * synchronously when the store can answer synchronously.
  */
 export function authenticate(domain: Domain, header: string | undefined): MaybePromise<Principal> {
-  return then(domain.store.findApiKeyByHash(keyHashOfHeader(header)), principalOf);
+  const keyHash = keyHashOfHeader(header);
+  const known = domain.store.keys.findByHashNow(keyHash);
+  if (known !== undefined) return principalOf(known);
+  return domain.store.keys.findByHash(keyHash).then(principalOf);
 }
 
 export interface KeyLimitsChange {
@@ -154,7 +157,7 @@ export async function updateApiKeyLimits(
   if (change.plan === undefined && change.rpm === undefined && change.burst === undefined) {
     throw new AppError('BAD_REQUEST', 'nothing to update: give --plan, --rpm or --burst');
   }
-  const updated = await domain.store.updateApiKey(keyId, (current) => {
+  const updated = await domain.store.keys.update(keyId, (current) => {
     const plan = change.plan ?? current.plan;
     const custom = plan === 'enterprise';
     if (!custom && (change.rpm !== undefined || change.burst !== undefined)) {

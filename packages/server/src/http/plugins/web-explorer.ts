@@ -16,7 +16,7 @@ export const WEB_ROUTES = new Set(['/', '/index.html', '/assets/*', '/favicon.sv
  * packages/web/dist, from this file in packages/server/src/http or packages/server/dist/http:
  * both are three folders below packages/.
  */
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
 
 // Vite names every asset by its content's hash: a file's name changes whenever it does, so it may
 // be kept for a year. index.html names the current assets and must be asked for every time.

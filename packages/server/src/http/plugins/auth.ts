@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../domain/keys.js';
-import { AppError } from '../errors.js';
-import { then, type MaybePromise } from '../maybe.js';
-import type { Principal } from '../model.js';
-import type { RateLimiter } from '../ratelimit/limiter.js';
-import type { Decision } from '../ratelimit/decision.js';
-import { groupOfRequest, limitsFor, type Limits, type RateLimitGroup } from '../ratelimit/policy.js';
+import { authenticate } from '../../domain/keys/index.js';
+import { AppError } from '../../errors.js';
+import { then, type MaybePromise } from '../../maybe.js';
+import type { Principal } from '../../model.js';
+import type { RateLimiter } from '../../ratelimit/limiter.js';
+import type { Decision } from '../../ratelimit/decision.js';
+import { groupOfRequest, limitsFor, type Limits, type RateLimitGroup } from '../../ratelimit/policy.js';
 import { DOCS_PREFIXES } from './openapi.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.js';
 import { WEB_ROUTES } from './web-explorer.js';
