@@ -1,13 +1,14 @@
 import type { Brain, SnapgraphClient, Snapshot } from '@snapgraph/client';
 import { createClient, describeError, storedKey } from './api.js';
 import { byId } from './dom.js';
-import { countVisible, tagsByUse, type Filters, type SnapGraph } from './graph/build.js';
+import { tagsByUse, type Filters, type SnapGraph } from './graph/build.js';
 import { loadBrainGraph } from './graph/load.js';
 import { GraphView } from './graph/view.js';
 import { defaultBrainId } from './default-brain.js';
 import { currentTheme, onThemeChange } from './theme.js';
 import { crystallize, renderOutcome } from './ui/crystallize.js';
 import { renderLegend } from './ui/legend.js';
+import { showGraphCounts } from './ui/graph-status.js';
 import { SnapshotPanel } from './ui/panel.js';
 import { panelActions } from './panel-actions.js';
 import { renderResults } from './ui/search.js';
@@ -88,18 +89,7 @@ function setState(change: Partial<ViewState>): void {
 }
 
 function showCounts(): void {
-  if (!view) return;
-  const { graph } = view;
-  const visible = countVisible(graph, state.filters);
-  ui.region.dataset.nodes = String(graph.order);
-  ui.region.dataset.edges = String(graph.size);
-  ui.region.dataset.visibleNodes = String(visible.nodes);
-  ui.region.dataset.visibleEdges = String(visible.edges);
-  ui.graphStatus.textContent =
-    `${graph.order} snapshots and ${graph.size} edges` +
-    (visible.nodes !== graph.order || visible.edges !== graph.size
-      ? `; showing ${visible.nodes} and ${visible.edges}`
-      : '');
+  if (view) showGraphCounts(ui.region, ui.graphStatus, view.graph, state.filters);
 }
 
 /** After any change the page makes, the picker and the memories view say what the brain holds now. */

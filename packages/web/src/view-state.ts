@@ -1,4 +1,4 @@
-import { NO_FILTERS, type Filters } from './graph/build.js';
+import { AUTO_MIN_STRENGTH_DEFAULT, DEFAULT_FILTERS, type Filters } from './graph/build.js';
 import { EDGE_TYPES, SNAPSHOT_TYPES } from './graph/style.js';
 
 /**
@@ -12,7 +12,7 @@ export interface ViewState {
   filters: Filters;
 }
 
-export const EMPTY_VIEW: ViewState = { brain: '', selected: '', query: '', filters: NO_FILTERS };
+export const EMPTY_VIEW: ViewState = { brain: '', selected: '', query: '', filters: DEFAULT_FILTERS };
 
 const list = (value: string | null): string[] => (value ? value.split(',').filter(Boolean) : []);
 
@@ -30,6 +30,7 @@ function known(values: string[], names: readonly string[]): string[] {
 export function readViewState(search: string): ViewState {
   const params = new URLSearchParams(search);
   const min = Number(params.get('min') ?? '0');
+  const auto = Number(params.get('auto') ?? AUTO_MIN_STRENGTH_DEFAULT);
   return {
     brain: params.get('brain') ?? '',
     selected: params.get('snapshot') ?? '',
@@ -39,6 +40,7 @@ export function readViewState(search: string): ViewState {
       tag: params.get('tag') ?? '',
       edgeTypes: known(list(params.get('edges')), EDGE_TYPES),
       minStrength: Number.isFinite(min) ? Math.max(0, Math.min(1, min)) : 0,
+      autoMinStrength: Number.isFinite(auto) ? Math.max(0, Math.min(1, auto)) : AUTO_MIN_STRENGTH_DEFAULT,
     },
   };
 }
@@ -52,6 +54,8 @@ export function writeViewState(state: ViewState): string {
   if (state.filters.tag) params.set('tag', state.filters.tag);
   if (state.filters.edgeTypes.length) params.set('edges', state.filters.edgeTypes.join(','));
   if (state.filters.minStrength > 0) params.set('min', String(state.filters.minStrength));
+  if (state.filters.autoMinStrength !== AUTO_MIN_STRENGTH_DEFAULT)
+    params.set('auto', String(state.filters.autoMinStrength));
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -8,6 +8,7 @@ import {
   createGraph,
   edgePasses,
   evolvedFromChain,
+  DEFAULT_FILTERS,
   NO_FILTERS,
   placeByBreadth,
   sizeByDegree,
@@ -77,16 +78,47 @@ test('filters: snapshot type, tag, edge type and minimum strength', () => {
   const graph = createGraph();
   addSnapshots(graph, [snapshot('a', 'Belief', ['habits']), snapshot('b', 'Rule', ['habits']), snapshot('c', 'Rule')]);
   addEdges(graph, [edge('1', 'a', 'b', 'supports', 0.9), edge('2', 'b', 'c', 'contradicts', 0.3)]);
-  assert.deepEqual(countVisible(graph, NO_FILTERS), { nodes: 3, edges: 2 });
-  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, snapshotTypes: ['Rule'] }), { nodes: 2, edges: 1 });
-  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, tag: 'habits' }), { nodes: 2, edges: 1 });
-  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, edgeTypes: ['contradicts'] }), { nodes: 3, edges: 1 });
-  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, minStrength: 0.5 }), { nodes: 3, edges: 1 });
+  assert.deepEqual(countVisible(graph, NO_FILTERS), { nodes: 3, edges: 2, weakAuto: 0 });
+  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, snapshotTypes: ['Rule'] }), {
+    nodes: 2,
+    edges: 1,
+    weakAuto: 0,
+  });
+  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, tag: 'habits' }), { nodes: 2, edges: 1, weakAuto: 0 });
+  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, edgeTypes: ['contradicts'] }), {
+    nodes: 3,
+    edges: 1,
+    weakAuto: 0,
+  });
+  assert.deepEqual(countVisible(graph, { ...NO_FILTERS, minStrength: 0.5 }), { nodes: 3, edges: 1, weakAuto: 0 });
   assert.equal(
     edgePasses(graph.getEdgeAttributes('2'), { ...NO_FILTERS, minStrength: 0.3 }),
     true,
     'at the minimum counts',
   );
+});
+
+test('automatic edges below their threshold are hidden by default, and counted; manual ones never', () => {
+  const graph = createGraph();
+  addSnapshots(graph, [snapshot('a'), snapshot('b'), snapshot('c')]);
+  addEdges(graph, [
+    edge('weak', 'a', 'b', 'related_to', 0.4, 'auto'),
+    edge('strong', 'b', 'c', 'related_to', 0.8, 'auto'),
+    edge('mine', 'a', 'c', 'supports', 0.2),
+  ]);
+  assert.deepEqual(countVisible(graph, DEFAULT_FILTERS), { nodes: 3, edges: 2, weakAuto: 1 });
+  assert.equal(edgePasses(graph.getEdgeAttributes('weak'), DEFAULT_FILTERS), false);
+  assert.equal(edgePasses(graph.getEdgeAttributes('mine'), DEFAULT_FILTERS), true);
+  assert.deepEqual(countVisible(graph, { ...DEFAULT_FILTERS, autoMinStrength: 0 }), {
+    nodes: 3,
+    edges: 3,
+    weakAuto: 0,
+  });
+  // The threshold is in the URL only when it is not the default.
+  assert.equal(readViewState('').filters.autoMinStrength, 0.6);
+  const all = { ...readViewState(''), filters: { ...DEFAULT_FILTERS, autoMinStrength: 0 } };
+  assert.equal(writeViewState(all), '?auto=0');
+  assert.equal(readViewState('?auto=0').filters.autoMinStrength, 0);
 });
 
 test('evolved_from chain runs from newest to oldest and stops at a cycle', () => {
@@ -116,7 +148,13 @@ test('the view state round-trips through the URL and never holds a key', () => {
     brain: 'brain_1',
     selected: 'snap_1',
     query: 'compounding habits',
-    filters: { snapshotTypes: ['Rule', 'Model'], tag: 'habits', edgeTypes: ['contradicts'], minStrength: 0.4 },
+    filters: {
+      snapshotTypes: ['Rule', 'Model'],
+      tag: 'habits',
+      edgeTypes: ['contradicts'],
+      minStrength: 0.4,
+      autoMinStrength: 0,
+    },
   };
   const search = writeViewState(state);
   assert.deepEqual(readViewState(search), state);
@@ -129,7 +167,7 @@ test('types and edge types the page does not know are dropped from the URL, and 
   const { filters } = readViewState('?types=belief,Bogus,Belief,RULE&edges=nope,Contradicts');
   assert.deepEqual(filters.snapshotTypes, ['Belief', 'Rule']);
   assert.deepEqual(filters.edgeTypes, ['contradicts']);
-  assert.deepEqual(readViewState('?types=Bogus&edges=nope').filters, NO_FILTERS);
+  assert.deepEqual(readViewState('?types=Bogus&edges=nope').filters, DEFAULT_FILTERS);
 });
 
 test('loading reads the export stream once, adds its snapshots and edges, and lets it go at the tombstones', async () => {

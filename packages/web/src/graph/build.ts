@@ -117,9 +117,22 @@ export interface Filters {
   edgeTypes: string[];
   /** Edges weaker than this are hidden. */
   minStrength: number;
+  /** Automatic edges (origin `auto`) weaker than this are hidden too; 0 shows every one. */
+  autoMinStrength: number;
 }
 
-export const NO_FILTERS: Filters = { snapshotTypes: [], tag: '', edgeTypes: [], minStrength: 0 };
+export const NO_FILTERS: Filters = { snapshotTypes: [], tag: '', edgeTypes: [], minStrength: 0, autoMinStrength: 0 };
+
+/**
+ * Automatic edges from this strength up are drawn by default. Automatic linking keeps up to five
+ * edges per snapshot from a score of 0.35 (design §9), so a brain of a few dozen ingested
+ * snapshots has well over a hundred of them: drawn all at once they are a hairball that hides the
+ * edges a person made. The legend's "Automatic edges" control shows the rest.
+ */
+export const AUTO_MIN_STRENGTH_DEFAULT = 0.6;
+
+/** What a page opens with: everything but the weak automatic edges. */
+export const DEFAULT_FILTERS: Filters = { ...NO_FILTERS, autoMinStrength: AUTO_MIN_STRENGTH_DEFAULT };
 
 export function nodePasses(attributes: NodeAttributes, filters: Filters): boolean {
   if (filters.snapshotTypes.length > 0 && !filters.snapshotTypes.includes(attributes.snapshotType)) return false;
@@ -129,11 +142,15 @@ export function nodePasses(attributes: NodeAttributes, filters: Filters): boolea
 
 export function edgePasses(attributes: EdgeAttributes, filters: Filters): boolean {
   if (filters.edgeTypes.length > 0 && !filters.edgeTypes.includes(attributes.edgeType)) return false;
+  if (attributes.origin === 'auto' && attributes.strength < filters.autoMinStrength) return false;
   return attributes.strength >= filters.minStrength;
 }
 
-/** How many nodes and edges the filters leave visible (an edge needs both its ends visible). */
-export function countVisible(graph: SnapGraph, filters: Filters): { nodes: number; edges: number } {
+/**
+ * How many nodes and edges the filters leave visible (an edge needs both its ends visible), and
+ * how many edges between visible nodes only the automatic edges' threshold hides.
+ */
+export function countVisible(graph: SnapGraph, filters: Filters): { nodes: number; edges: number; weakAuto: number } {
   let nodes = 0;
   const shown = new Set<string>();
   graph.forEachNode((node, attributes) => {
@@ -143,10 +160,14 @@ export function countVisible(graph: SnapGraph, filters: Filters): { nodes: numbe
     }
   });
   let edges = 0;
+  let weakAuto = 0;
+  const allAuto = { ...filters, autoMinStrength: 0 };
   graph.forEachEdge((_edge, attributes, source, target) => {
-    if (shown.has(source) && shown.has(target) && edgePasses(attributes, filters)) edges++;
+    if (!shown.has(source) || !shown.has(target)) return;
+    if (edgePasses(attributes, filters)) edges++;
+    else if (edgePasses(attributes, allAuto)) weakAuto++;
   });
-  return { nodes, edges };
+  return { nodes, edges, weakAuto };
 }
 
 /**

@@ -1,4 +1,5 @@
 import Sigma from 'sigma';
+import type { CameraState } from 'sigma/types';
 import { EdgeCurvedArrowProgram } from '@sigma/edge-curve';
 import { curveParallelEdges, curvePairOf } from './parallel.js';
 import {
@@ -22,6 +23,12 @@ import {
   rankScale,
   type GraphTheme,
 } from './style.js';
+
+/**
+ * How far from the canvas's edges a flight puts the snapshots it frames, in pixels: room for a
+ * label beside a node at the sides, for the Fit button at the top and the status line at the bottom.
+ */
+export const FLY_INSETS = { top: 64, right: 48, bottom: 80, left: 48 };
 
 type Reduced<T> = Partial<T> & { [extra: string]: unknown };
 
@@ -200,7 +207,12 @@ export class GraphView {
     this.renderer.refresh();
   }
 
-  /** Moves the camera to frame these snapshots, with room around them for their labels. */
+  /**
+   * Moves the camera to frame these snapshots inside the canvas's free area: the canvas is its
+   * own column beside the side panel, and its corners carry the Fit button and the status line,
+   * so every snapshot asked for ends at least FLY_INSETS from the edges, with room for a label.
+   * The zoom is the flight's first guess (the span with a margin), widened until each one fits.
+   */
   flyTo(ids: readonly string[]): void {
     const points = ids
       .filter((id) => this.graph.hasNode(id))
@@ -212,8 +224,24 @@ export class GraphView {
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const span = Math.max(maxX - minX, maxY - minY);
     const floor = this.renderer.getSetting('minCameraRatio') ?? 0.05;
-    const ratio = Math.min(1, Math.max(floor, points.length === 1 ? 0.3 : span * 1.6));
-    void this.renderer.getCamera().animate({ x: (minX + maxX) / 2, y: (minY + maxY) / 2, ratio }, { duration: 450 });
+    const ceiling = this.renderer.getSetting('maxCameraRatio') ?? 2.5;
+    const target = { x: (minX + maxX) / 2, y: (minY + maxY) / 2, angle: 0 };
+    let ratio = Math.min(1, Math.max(floor, points.length === 1 ? 0.3 : span * 1.6));
+    for (let step = 0; step < 30 && ratio < ceiling && !this.allInside(points, { ...target, ratio }); step++) {
+      ratio = Math.min(ceiling, ratio * 1.15);
+    }
+    void this.renderer.getCamera().animate({ ...target, ratio }, { duration: 450 });
+  }
+
+  /** Whether every point lands in the canvas's free area under that camera. */
+  private allInside(points: ReadonlyArray<{ x: number; y: number }>, cameraState: CameraState): boolean {
+    const { width, height } = this.renderer.getDimensions();
+    return points.every((point) => {
+      const { x, y } = this.renderer.framedGraphToViewport(point, { cameraState });
+      return (
+        x >= FLY_INSETS.left && x <= width - FLY_INSETS.right && y >= FLY_INSETS.top && y <= height - FLY_INSETS.bottom
+      );
+    });
   }
 
   /** The whole graph on the canvas. */

@@ -1,5 +1,5 @@
 import { h } from '../dom.js';
-import type { Filters } from '../graph/build.js';
+import { AUTO_MIN_STRENGTH_DEFAULT, type Filters } from '../graph/build.js';
 import { EDGE_COLOURS, EDGE_TYPES, NODE_COLOURS, SNAPSHOT_TYPES } from '../graph/style.js';
 
 /**
@@ -77,6 +77,29 @@ export function renderLegend(
     onChange: (event: Event) => onChange({ ...filters, minStrength: Number((event.target as HTMLInputElement).value) }),
   });
 
+  // Weak automatic edges are hidden by default (graph/build.ts): here they are shown again, all
+  // at once with the box or from a chosen strength with the slider.
+  const autoStrength = h('input', {
+    id: 'filter-auto-strength',
+    type: 'range',
+    min: '0',
+    max: '1',
+    step: '0.05',
+    value: String(filters.autoMinStrength),
+    onChange: (event: Event) =>
+      onChange({ ...filters, autoMinStrength: Number((event.target as HTMLInputElement).value) }),
+  });
+  const showAllAuto = h('input', {
+    type: 'checkbox',
+    id: 'filter-auto-all',
+    checked: filters.autoMinStrength === 0,
+    onChange: (event: Event) =>
+      onChange({
+        ...filters,
+        autoMinStrength: (event.target as HTMLInputElement).checked ? 0 : AUTO_MIN_STRENGTH_DEFAULT,
+      }),
+  });
+
   container.replaceChildren(
     h('h3', {}, 'Legend and filters'),
     h('p', { className: 'muted' }, 'Tick types to show only those; none ticked shows all.'),
@@ -99,6 +122,14 @@ export function renderLegend(
       { className: 'field' },
       h('label', { for: 'filter-strength' }, `Minimum strength: ${filters.minStrength.toFixed(2)}`),
       strength,
+    ),
+    h(
+      'fieldset',
+      { className: 'auto-edges' },
+      h('legend', {}, 'Automatic edges'),
+      h('label', {}, showAllAuto, 'Show weak automatic edges too'),
+      h('label', { for: 'filter-auto-strength' }, `Shown from strength: ${filters.autoMinStrength.toFixed(2)}`),
+      autoStrength,
     ),
   );
 }
