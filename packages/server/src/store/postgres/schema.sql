@@ -263,6 +263,8 @@ CREATE TABLE public.memories (
     occurred_at timestamp(3) with time zone NOT NULL,
     session_id text,
     search_vector tsvector GENERATED ALWAYS AS (((setweight(to_tsvector('english'::regconfig, (tags)::text), 'A'::"char") || setweight(to_tsvector('english'::regconfig, COALESCE(speaker, ''::text)), 'B'::"char")) || setweight(to_tsvector('english'::regconfig, content), 'B'::"char"))) STORED,
+    superseded_by text COLLATE pg_catalog."C",
+    superseded_at timestamp(3) with time zone,
     CONSTRAINT memories_memory_type_check CHECK ((memory_type = ANY (ARRAY['fact'::text, 'decision'::text, 'insight'::text, 'story'::text, 'framework'::text, 'preference'::text, 'event'::text])))
 );
 
@@ -465,6 +467,8 @@ CREATE INDEX memories_by_brain ON public.memories USING btree (brain_id, created
 CREATE INDEX memories_by_occurrence ON public.memories USING btree (brain_id, occurred_at);
 
 CREATE INDEX memories_by_session ON public.memories USING btree (brain_id, session_id, occurred_at, id) WHERE (session_id IS NOT NULL);
+
+CREATE INDEX memories_by_superseder ON public.memories USING btree (brain_id, superseded_by) WHERE (superseded_by IS NOT NULL);
 
 CREATE INDEX memories_search ON public.memories USING gin (search_vector);
 

@@ -185,7 +185,7 @@ CREATE TABLE memories (
   promoted_to         TEXT,
   created_at          TEXT NOT NULL,
   updated_at          TEXT NOT NULL
-, occurred_at TEXT, session_id TEXT) STRICT;
+, occurred_at TEXT, session_id TEXT, superseded_by TEXT, superseded_at TEXT) STRICT;
 
 CREATE TABLE memory_brains (
   n        INTEGER PRIMARY KEY,
@@ -332,6 +332,8 @@ CREATE INDEX memories_by_brain ON memories (brain_id, created_at DESC, id DESC);
 CREATE INDEX memories_by_occurrence ON memories (brain_id, occurred_at);
 
 CREATE INDEX memories_by_session ON memories (brain_id, session_id, occurred_at, id) WHERE session_id IS NOT NULL;
+
+CREATE INDEX memories_by_superseder ON memories (brain_id, superseded_by) WHERE superseded_by IS NOT NULL;
 
 CREATE INDEX memory_vectors_by_brain ON memory_vectors (brain_id, model);
 
