@@ -12,9 +12,11 @@ import type { SqliteDatabase } from './open-database.js';
  */
 export const SLICE_ROWS = 250;
 /**
- * The pause after each slice: longer than GroupCommit's longest pause between two tries for the
- * lock (20 ms), so a small write of the request thread that found the lock taken gets it before
- * the next slice does.
+ * The shortest pause after each slice: longer than GroupCommit's longest pause between two tries
+ * for the lock (20 ms), so a small write of the request thread that found the lock taken gets it
+ * before the next slice does. The pause is at least as long as the slice took, too: on a loaded
+ * machine timers fire late and slices take longer, and the lock is then still free at least half
+ * the time.
  */
 export const SLICE_PAUSE_MS = 30;
 
@@ -78,9 +80,12 @@ export async function writeInSlices(
   const edges: Edge[] = [];
   const written: KnowledgeWrite[] = [];
   try {
+    let tookMs = 0;
     for (const [n, slice] of slicesOf(w).entries()) {
-      if (n > 0) await sleep(SLICE_PAUSE_MS);
+      if (n > 0) await sleep(Math.max(SLICE_PAUSE_MS, tookMs));
+      const started = performance.now();
       edges.push(...(await store.writeSlice(accountId, slice.write, slice.entryOffset)).edges);
+      tookMs = performance.now() - started;
       // Only once committed: a failed slice rolled back, and its ids may name rows not its own.
       written.push(slice.write);
     }
