@@ -6,8 +6,9 @@ import { prose } from '../compute/prose.js';
 
 /**
  * A run of more than a few hundred rows is written off the event loop on SQLite (a worker with
- * a connection of its own: store/sqlite/off-thread-writes.ts). It is still one transaction, and
- * every read of this process sees it at once, as it sees a small run.
+ * a connection of its own: store/sqlite/off-thread-writes.ts), in slices of a few hundred rows
+ * (sliced-writes.ts). Once answered, every read of this process sees all of it, as it sees a
+ * small run; a write that fails writes nothing.
  */
 describe('a large run is written whole, and seen at once', () => {
   let api: TestApi;

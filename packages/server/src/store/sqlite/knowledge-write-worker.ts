@@ -1,10 +1,11 @@
-// Writes a large run (KnowledgeWrite) in one transaction of a connection of its own, off the
-// event loop that answers requests: see OffThreadWrites. Messages are handled one at a time.
+// Writes a large run (KnowledgeWrite) in slices (writeInSlices) on a connection of its own, off
+// the event loop that answers requests: see OffThreadWrites.
 import { parentPort, workerData } from 'node:worker_threads';
 import { GroupCommit } from './group-commit.js';
 import { SqliteKnowledgeStore } from './knowledge.js';
 import type { WriteAnswer, WriteRequest } from './knowledge-write-messages.js';
 import { openSqliteDatabase, type SqliteOptions } from './open-database.js';
+import { writeInSlices } from './sliced-writes.js';
 
 const { path, options } = workerData as { path: string; options: SqliteOptions };
 const db = openSqliteDatabase(path, options);
@@ -16,7 +17,7 @@ parentPort?.on('message', (request: WriteRequest) => {
     parentPort?.close();
     return;
   }
-  store.write(request.accountId, request.write).then(
+  writeInSlices(db, store, request.accountId, request.write).then(
     ({ edges }) => parentPort?.postMessage({ id: request.id, edges } satisfies WriteAnswer),
     (error: Error & { code?: string }) =>
       parentPort?.postMessage({

@@ -142,8 +142,20 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
     if (this.offThread && !w.decision && !w.promotion && rowsOf(w) >= OFF_THREAD_ROWS) {
       return this.offThread.write(accountId, w);
     }
+    return this.writes.run(() => this.apply(accountId, w, 0));
+  }
+
+  /**
+   * One slice of a large write (see writeInSlices), in a transaction of its own; its entries'
+   * positions start at `entryOffset`, where the slice before it ended.
+   */
+  writeSlice(accountId: string, w: KnowledgeWrite, entryOffset: number): Promise<{ edges: Edge[] }> {
+    return this.writes.runAlone(() => this.apply(accountId, w, entryOffset));
+  }
+
+  private apply(accountId: string, w: KnowledgeWrite, entryOffset: number): { edges: Edge[] } {
     const account_id = accountId;
-    return this.writes.run(() => {
+    {
       if (w.decision) {
         const decided = this.stmt.decide().run({ ...w.decision, snapshot_id: w.decision.snapshotId, account_id });
         if (decided.changes === 0) throw notFound('capture');
@@ -180,7 +192,9 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
           snapshot_ids: JSON.stringify(source.snapshot_ids),
         });
       }
-      (w.entries ?? []).forEach((entry, position) => this.stmt.insertEntry().run({ ...entry, account_id, position }));
+      (w.entries ?? []).forEach((entry, i) =>
+        this.stmt.insertEntry().run({ ...entry, account_id, position: entryOffset + i }),
+      );
       const edges = (w.autoEdges ?? []).filter((edge) => {
         const [pair_source, pair_target] = canonicalPair(edge);
         return this.stmt.insertAutoEdge().run({ ...edge, account_id, pair_source, pair_target }).changes > 0;
@@ -191,7 +205,7 @@ export class SqliteKnowledgeStore implements KnowledgeStore {
         if (recorded.changes === 0) throw new JobOutputRefused(w.job.id);
       }
       return { edges };
-    });
+    }
   }
 
   async getRun(accountId: string, id: string): Promise<CrystallizeRun | undefined> {

@@ -26,8 +26,9 @@ export function rowsOf(write: KnowledgeWrite): number {
 
 /**
  * Large knowledge writes, made by a worker thread with a connection of its own to the same
- * file: still one transaction, all of it or nothing (design §11), while the event loop answers
- * other requests. To this process the commit is one by another connection, as by the CLI or a
+ * file, in short slices that let other writes take the lock in between (writeInSlices; all of
+ * it or nothing, design §11: a failed write's slices are deleted again), while the event loop
+ * answers other requests. To this process the commit is one by another connection, as by the CLI or a
  * second server: the read caches see it through `PRAGMA data_version`, the text index through
  * its change log. A write of this process that comes meanwhile waits for the lock off the event
  * loop (GroupCommit tries again every few ms), as it would behind another process. The worker
