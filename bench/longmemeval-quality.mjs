@@ -132,22 +132,29 @@ async function runBackend(backend, turns, questions) {
     }
     const loaded = (performance.now() - started) / 1000;
     const answers = new Map();
-    const timings = [];
+    // Each question is asked twice: the first search of a brain also builds its word index
+    // (each brain here has one question), the second is timed as a brain in use answers.
+    const timings = { first: [], again: [] };
     await inParallel(questions, 1, async (q) => {
-      const t0 = performance.now();
-      const found = await requestJson('POST', `${server.base}/v1/memories/search`, {
-        headers,
-        body: { query: q.q, brain_id: brains.get(q.conv), limit: 10 },
-      });
-      timings.push(performance.now() - t0);
+      let found;
+      for (const round of ['first', 'again']) {
+        const t0 = performance.now();
+        found = await requestJson('POST', `${server.base}/v1/memories/search`, {
+          headers,
+          body: { query: q.q, brain_id: brains.get(q.conv), limit: 10 },
+        });
+        timings[round].push(performance.now() - t0);
+      }
       answers.set(
         q.qid,
         found.data.map((m) => refOf.get(placeKey(m.session_id, m.occurred_at))),
       );
     });
-    timings.sort((a, b) => a - b);
-    const p95 = timings[Math.floor(timings.length * 0.95)];
-    console.error(`${backend}: loaded ${refOf.size} turns in ${loaded.toFixed(1)} s; search p95 ${p95.toFixed(1)} ms`);
+    const p95 = (list) => list.sort((x, y) => x - y)[Math.floor(list.length * 0.95)].toFixed(1);
+    console.error(
+      `${backend}: loaded ${refOf.size} turns in ${loaded.toFixed(1)} s; search p95 ${p95(timings.first)} ms ` +
+        `on a brain's first search, ${p95(timings.again)} ms on the next`,
+    );
     return scoreTable(`Snapgraph (${backend})`, questions, (q) => answers.get(q.qid) ?? []);
   } finally {
     await server.stop();
