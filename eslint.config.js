@@ -48,17 +48,6 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: DATABASE_DRIVERS, patterns: [BACKEND_FOLDERS] }] },
   },
   {
-    // TEMPORARY (issue 47 moves the memory word index into store/sqlite/, then this block goes):
-    // the word index's worker opens the SQLite file itself. Only the driver is allowed here.
-    files: ['packages/server/src/domain/memories/word-index/worker.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: DATABASE_DRIVERS.filter((d) => d.name !== 'better-sqlite3'), patterns: [BACKEND_FOLDERS] },
-      ],
-    },
-  },
-  {
     files: ['packages/server/src/http/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -3,7 +3,7 @@
 // conversation, every turn a memory with its speaker, its session as `session_id` and the
 // session's date (plus the turn's place, in seconds) as `occurred_at` — and every question sent
 // to POST /v1/memories/search with limit 10. Prints nDCG@10 and recall@5 per question category
-// and overall, next to a plain Okapi BM25 over "speaker text" computed here (bench/lib/bm25.mjs,
+// and overall (and in two halves by a hash of the question id), next to a plain Okapi BM25 over "speaker text" computed here (bench/lib/bm25.mjs,
 // k1 0.9, b 0.4, no stemming: the README's reference, 0.462 / 0.524).
 //
 //   node bench/memory-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--without-sessions] [--unordered]
@@ -11,6 +11,7 @@
 // --without-sessions loads speaker and content only (the README's protocol; a build before
 // Design §12 takes nothing else). Each conversation's turns are written in order (conversations
 // side by side); --unordered writes any 8 turns at once.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
@@ -67,6 +68,9 @@ function occurredAt(date, turn) {
   return new Date(Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]), turn)).toISOString();
 }
 
+/** The half a question falls in (as bench/longmemeval-quality.mjs): the parity of its id's SHA-256's first byte. */
+const halfOf = (qid) => `half ${(createHash('sha256').update(String(qid)).digest()[0] % 2) + 1}`;
+
 function scoreTable(name, questions, rankedOf) {
   const rows = new Map();
   const add = (key, ndcg, recall) => {
@@ -82,6 +86,7 @@ function scoreTable(name, questions, rankedOf) {
     const recall = recallAt(ranked, q.relevant, 5);
     add(q.category, ndcg, recall);
     add('overall', ndcg, recall);
+    add(halfOf(q.qid), ndcg, recall);
   }
   return { name, rows };
 }
@@ -152,9 +157,9 @@ async function runBackend(backend, turns, questions, { withoutSessions, unordere
 }
 
 function print(tables) {
-  const keys = ['overall', 1, 2, 3, 4];
+  const keys = ['overall', 1, 2, 3, 4, 'half 1', 'half 2'];
   const reference = tables[0];
-  const head = ['', ...keys.map((k) => (k === 'overall' ? `overall (n)` : `${CATEGORIES[k]} (n)`))];
+  const head = ['', ...keys.map((k) => (typeof k === 'string' ? `${k} (n)` : `${CATEGORIES[k]} (n)`))];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const table of tables) {
     const cells = keys.map((k) => {

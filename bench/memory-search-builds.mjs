@@ -2,7 +2,7 @@
 // ranking change, in a git worktree), in one run: one SQLite database of 100,000 memories
 // (bench/scenarios/memories.mjs's Zipf text, in sessions of 20), migrated by this checkout, and
 // each build's server started on it in turn for alternating sequential measurements. A build
-// that keeps memory words in memory (domain/memories/word-index/) is measured once its first
+// that keeps memory words in memory (store/sqlite/memory-word-index/) is measured once its first
 // search has had the brain's index built (it logs "memory word index built"), as
 // snapshot-search-builds.mjs waits for the snapshot text index: a server's steady state.
 //
@@ -43,10 +43,13 @@ await runMain(async () => {
   ].map((b) => ({
     ...b,
     cli: join(b.checkout, 'packages/server/bin/snapgraph.js'),
-    // The index's entry: one file in builds before it became a folder (word-index/index.js since).
-    wordIndex: ['word-index.js', 'word-index/index.js'].some((entry) =>
-      existsSync(join(b.checkout, 'packages/server/dist/domain/memories', entry)),
-    ),
+    // The index's entry: one file in builds before it became a folder (word-index/index.js), then
+    // under store/sqlite (memory-word-index/index.js).
+    wordIndex: [
+      'domain/memories/word-index.js',
+      'domain/memories/word-index/index.js',
+      'store/sqlite/memory-word-index/index.js',
+    ].some((entry) => existsSync(join(b.checkout, 'packages/server/dist', entry))),
   }));
   const samples = new Map(builds.map((b) => [b.name, []]));
   for (let round = 1; round <= Number(values.rounds); round++) {

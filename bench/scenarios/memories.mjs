@@ -188,7 +188,7 @@ async function search(ctx) {
       const server = await startSnapgraph({ databaseUrl: db.databaseUrl });
       try {
         // A brain past 2,000 memories has its word index built by a worker after its first
-        // search (domain/memories/word-index/): measured once it is, as a server runs.
+        // search (store/sqlite/memory-word-index/): measured once it is, as a server runs.
         await searchLatency(server, db.key, db.brain_id, list.slice(0, 1), 0.05);
         await server.waitForLine(/memory word index built/, 120_000);
         if (ctx.warmupSeconds > 0) await searchLatency(server, db.key, db.brain_id, list, ctx.warmupSeconds);

@@ -1,4 +1,3 @@
-import { onWordIndexBuilt } from './domain/memories/word-index/index.js';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { createBackgroundWorker, JobRunner } from './background/index.js';
 import { startSemanticSearch } from './domain/embeddings/index.js';
@@ -159,9 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     else app.log.warn(event, 'search text index: FTS5 answers meanwhile');
   });
   // When memory search reads a large brain's words from memory (built in a worker after its first search).
-  if (store.memories.textFeed) {
-    onWordIndexBuilt(store.memories.textFeed, (event) => app.log.info(event, 'memory word index built'));
-  }
+  store.memories.onWordIndexBuilt?.((event) => app.log.info(event, 'memory word index built'));
   app.decorate('lifecycle', { draining: false, closing: false });
   app.addHook('preClose', (done) => {
     app.lifecycle.closing = true;

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Memory, MemoryType, Page, PageOf, Snapshot } from '../model.js';
+import type { Bag } from '../memory-words.js';
 import type { ParsedQuery } from './search-store.js';
 
 /** Filters of memory lists and searches (design §12.3); `since`/`until` are UTC instants, inclusive. */
@@ -41,52 +42,64 @@ export interface MemoryPromotion {
   at: string;
 }
 
-/** A memory's indexed text, by the store's integer key for it (`key`). */
-export interface IndexedMemoryText {
-  key: number;
-  memory_type: MemoryType;
-  content: string;
-  speaker: string | null;
-  tags: string[];
+/** The turns around a memory a word index keeps (a search's neighbours), with their keys in the index. */
+export interface KeptTurns {
+  turns: Memory[];
+  keys: Map<string, number>;
 }
 
 /**
- * What an in-process word index of memories (domain/memories/word-index/) reads: a log of the
- * keys whose text changed through any writer, numbered in order (`seq`), and the texts. Every
- * read is synchronous (the store's driver is). Keys are numbers unique in the store; a brain's
- * keys, in write order, are read in slices to build its index.
+ * A brain's in-process word index (SQLite's, store/sqlite/memory-word-index/), up to date with
+ * every writer's changes: for each stem (the words of memory-words.ts), the memories holding it,
+ * so that memory search reads its candidates and every word's exact document frequency here.
+ * Keys are the store's integer keys of memories.
  */
-export interface MemoryTextFeed {
-  /** The newest change's seq (0 for none), and the oldest the log still holds. */
-  changeMarks(): { latest: number; oldest: number };
-  /** The keys changed after seq `after`, up to `upTo`, each once. */
-  changedKeys(after: number, upTo: number): number[];
-  /** The brain's memories with keys above `after`, in key order, at most `limit`. */
-  brainTexts(brainId: string, after: number, limit: number): IndexedMemoryText[];
-  /** The key range of the brain's memories, and how many were ever written to it; undefined while it has none. */
-  brainKeys(brainId: string): { lo: number; hi: number; written: number } | undefined;
+export interface MemoryWordIndex {
+  /** Memories ever written to the brain (N of the IDF). */
+  readonly size: number;
+  /** For each word (stemmed here), in how many live memories it appears. */
+  df(words: readonly string[]): number[];
+  /** The same for stems. */
+  dfOfStems(stems: readonly string[]): number[];
   /**
-   * For a build in a worker thread with a connection of its own: the database file, the query of
-   * the log's newest seq, and the query of the texts of keys @lo to @hi in key order. Undefined
-   * for a database in memory.
+   * The `k` best live memories (of the type, when given) by BM25 with these parameters over the
+   * stems with these weights, the brain's mean length; ties: the later key first.
    */
-  readonly workerReads?: { path: string; seq: string; texts: string } | undefined;
-  /** The texts of these keys that still exist. */
-  texts(keys: readonly number[]): IndexedMemoryText[];
-  /** The keys of these memories (by id) that still exist. */
-  keysOf(ids: readonly string[]): Map<string, number>;
+  best(
+    weights: ReadonlyMap<string, number>,
+    type: MemoryType | undefined,
+    k: number,
+    bm25: { k1: number; b: number },
+  ): { keys: number[]; scores: number[] };
+  /** A memory's bag of stems, by key, when the index holds it. */
+  bagOfKey(key: number): Bag | undefined;
+  /** The turns kept around a memory since the brain last changed. */
+  keptTurns(id: string): KeptTurns | undefined;
+  keepTurns(id: string, kept: KeptTurns): void;
   /** The memories of these keys that still exist, by key. */
   memories(keys: readonly number[]): Map<number, Memory>;
+  /** The keys of these memories (by id) that still exist. */
+  keysOf(ids: readonly string[]): Map<string, number>;
   /** How many memories of the search's brain (and type) match its query, as `search` counts them. */
   countMatches(search: Omit<MemorySearch, 'limit'>): number;
+}
+
+/** A brain's word index built in a worker or in slices (one built on a search is not told). */
+export interface WordIndexBuilt {
+  brain_id: string;
+  memories: number;
+  seconds: number;
+  in_worker: boolean;
 }
 
 /** Memories (design §12) on both stores; every write is one transaction. */
 export interface MemoryStore {
   /** Whether search's relevance weighs a word by how rare it is in the brain (memory ranking reads more matches when not). */
   readonly relevanceHasIdf: boolean;
-  /** Present when the store can feed an in-process word index (SQLite). */
-  readonly textFeed?: MemoryTextFeed | undefined;
+  /** The brain's word index when the store keeps one (SQLite) and it is ready; undefined otherwise. */
+  wordIndex?(brainId: string): MemoryWordIndex | undefined;
+  /** Calls `listener` when a brain's word index is built in a worker or in slices (the app logs it). */
+  onWordIndexBuilt?(listener: (event: WordIndexBuilt) => void): void;
   insert(accountId: string, memory: Memory): Promise<void>;
   get(accountId: string, id: string): Promise<Memory | undefined>;
   /** A brain's memories, newest first, with the total of all matches. */

@@ -1,11 +1,11 @@
-// The word index memory search keeps of a brain (domain/memories/word-index/) follows every
+// The word index memory search keeps of a brain (store/sqlite/memory-word-index/) follows every
 // writer: memories written, changed and deleted through another app on the same database are
 // found (or gone) at the next search, and a search through an index kept up by writes answers as
 // one built afresh. On PostgreSQL (no index) the same holds through the store.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { onWordIndexBuilt, type WordIndexBuilt } from '../../src/domain/memories/word-index/index.js';
+import type { WordIndexBuilt } from '../../src/store/memory-store.js';
 import { newId } from '../../src/ids.js';
 import { testBackend } from '../helpers/database.js';
 import { connectTestApi, startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
@@ -156,9 +156,9 @@ describe("a large brain's word index, built in a worker (SQLite)", { skip: testB
   };
 
   it('answers through the store while the index is built, then through the index, following writes', async () => {
-    const feed = api.app.domain.store.memories.textFeed;
-    assert.ok(feed);
-    const built = new Promise<WordIndexBuilt>((resolve) => onWordIndexBuilt(feed, resolve));
+    const memories = api.app.domain.store.memories;
+    assert.ok(memories.onWordIndexBuilt);
+    const built = new Promise<WordIndexBuilt>((resolve) => memories.onWordIndexBuilt?.(resolve));
     const meanwhile = await search('lantern harbour');
     assert.equal(meanwhile.data.length, 5);
     const event = await built;

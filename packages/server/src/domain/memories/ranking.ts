@@ -1,9 +1,11 @@
-import { eng } from 'stopword';
 import type { Memory } from '../../model.js';
 import type { MemoryFilters } from '../../store/memory-store.js';
 import type { ParsedQuery } from '../search/query.js';
 import { stem } from '../../porter2.js';
 import { isBefore } from './neighbours.js';
+import { bagOf, FIELD_WEIGHTS, idfOf, STOP_WORDS, type Bag } from '../../memory-words.js';
+
+export { bagOf, forEachStem, idfOf, NO_WORDS, type Bag } from '../../memory-words.js';
 
 /**
  * The constants of memory ranking, tuned on ../shared/memory-eval (LoCoMo, development split)
@@ -25,8 +27,8 @@ export const MEMORY_RANKING = {
   k1: 0.6,
   b: 0.2,
   /** A word in the speaker counts twice a word in the content (questions name people); in a tag, as much. */
-  speakerWeight: 2,
-  tagWeight: 2,
+  speakerWeight: FIELD_WEIGHTS.speaker,
+  tagWeight: FIELD_WEIGHTS.tag,
   /** Words are counted in at most this many memories: a common word costs little to count. */
   dfCap: 1000,
   /**
@@ -48,19 +50,6 @@ export const MEMORY_RANKING = {
   feedbackWeight: 0.2,
 } as const;
 
-/**
- * The stop words of the query parser (the `stopword` package's list) and the Snowball English
- * list, which PostgreSQL's `english` configuration drops: a word one store does not index must
- * weigh nothing in either, and the Snowball list also holds words the other misses that say
- * nothing in a question (`when`, `she`, `does`).
- */
-const SNOWBALL_STOP_WORDS = `i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
-  she her hers herself it its itself they them their theirs themselves what which who whom this that these those am
-  is are was were be been being have has had having do does did doing would should could ought a an the and but if or
-  because as until while of at by for with about against between into through during before after above below to
-  from up down in out on off over under again further then once here there when where why how all any both each few
-  more most other some such no nor not only own same so than too very`.split(/\s+/);
-const STOP_WORDS = new Set([...eng, ...SNOWBALL_STOP_WORDS]);
 /**
  * Words that frame a question rather than say what it is about ("What kind of…", "Would she
  * likely…", "When did they mention…"): they match turns at random. Stems, as compared.
@@ -86,8 +75,6 @@ const QUESTION_WORDS = new Set(
   ].map(stem),
 );
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
 export interface RankedMemory {
   memory: Memory;
   relevance: number;
@@ -100,7 +87,7 @@ export interface RankingReads {
   termStats(terms: readonly string[]): Promise<{ size: number; df: number[] }>;
   around(anchors: readonly Memory[], n: number): Promise<Map<string, Memory[]>>;
   /**
-   * A word index's own bag of a memory (word-index/brain-words.ts), when it holds it: its stems
+   * A word index's own bag of a memory (the store's MemoryWordIndex), when it holds it: its stems
    * are the words of `words` too, and `stemStats` counts them (a stem stemmed again may change).
    */
   bagOf?(memory: Memory): Bag | undefined;
@@ -218,15 +205,6 @@ async function feedbackWeights(
   return feedback;
 }
 
-/**
- * BM25's IDF, ln(1 + (N − df + 0.5) / (df + 0.5)); a word no memory holds, as the store counts
- * (a word its index drops, such as a stop word of PostgreSQL's), weighs nothing.
- */
-export function idfOf(size: number, df: number): number {
-  if (df <= 0) return 0;
-  return Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5));
-}
-
 /** How many turns each side of a match liftByNeighbours reads. */
 export const NEIGHBOUR_REACH = 2;
 
@@ -281,64 +259,4 @@ function passes(m: Memory, f: MemoryFilters): boolean {
     (f.since === undefined || m.occurred_at >= f.since) &&
     (f.until === undefined || m.occurred_at <= f.until)
   );
-}
-
-export interface Bag {
-  counts: Map<string, number>;
-  /** A word of the memory for each stem, to ask the store to count (it stems itself). */
-  words: ReadonlyMap<string, string>;
-  length: number;
-}
-
-/** A memory's stemmed words with their weighted counts, and its weighted length. */
-export function bagOf(m: Pick<Memory, 'content' | 'speaker' | 'tags'>, withWords = true): Bag {
-  const counts = new Map<string, number>();
-  const words = withWords ? new Map<string, string>() : NO_WORDS;
-  let length = 0;
-  forEachStem(m, (s, weight, word) => {
-    const c = counts.get(s);
-    if (c === undefined) {
-      counts.set(s, weight);
-      if (withWords) (words as Map<string, string>).set(s, word);
-    } else counts.set(s, c + weight);
-    length += weight;
-  });
-  return { counts, words, length };
-}
-
-/** Each word of a memory that ranking weighs, stemmed, with its field's weight (a bag's words, in order). */
-export function forEachStem(
-  m: Pick<Memory, 'content' | 'speaker' | 'tags'>,
-  each: (stem: string, weight: number, word: string) => void,
-): void {
-  const add = (text: string, weight: number) => {
-    const found = text.toLowerCase().match(WORD);
-    if (!found) return;
-    for (const word of found) {
-      const s = indexedStem(word);
-      if (s !== null) each(s, weight, word);
-    }
-  };
-  add(m.content, 1);
-  if (m.speaker !== null) add(m.speaker, MEMORY_RANKING.speakerWeight);
-  for (const tag of m.tags) add(tag, MEMORY_RANKING.tagWeight);
-}
-
-/** The `words` of a bag made without them (a word index's bags: ranking counts their stems). */
-export const NO_WORDS: ReadonlyMap<string, string> = new Map();
-
-/**
- * A lower-cased word's stem, or null for a stop word: one look-up a word where a bag is made
- * (a brain's index makes a bag of every memory). Emptied when it holds WORDS_KEPT words.
- */
-const WORDS_KEPT = 100_000;
-const stemsOrStops = new Map<string, string | null>();
-function indexedStem(word: string): string | null {
-  let s = stemsOrStops.get(word);
-  if (s === undefined) {
-    if (stemsOrStops.size >= WORDS_KEPT) stemsOrStops.clear();
-    s = STOP_WORDS.has(word) ? null : stem(word);
-    stemsOrStops.set(word, s);
-  }
-  return s;
 }

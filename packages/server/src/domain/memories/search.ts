@@ -1,5 +1,5 @@
 import type { Memory, MemoryType, Principal } from '../../model.js';
-import type { MemorySearch, MemoryTextFeed } from '../../store/memory-store.js';
+import type { MemorySearch, MemoryWordIndex } from '../../store/memory-store.js';
 import { resolveBrainId } from '../brains/index.js';
 import type { Domain } from '../context.js';
 import { meaningOf } from '../search/index.js';
@@ -9,10 +9,9 @@ import { currentVersionsFirst } from './supersession/in-search.js';
 import { standingWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
 import { termCounts } from './term-counts.js';
-import { weightsIn, wordIndexOf } from './word-index/index.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
-import { MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
+import { idfOf, MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
@@ -94,7 +93,8 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
 async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, wanted: number) {
   const store = domain.store.memories;
   const terms = rankedTerms(search.query);
-  const indexed = terms && store.textFeed && (await byWordIndex(domain, store.textFeed, search, terms, wanted));
+  const words = terms && store.wordIndex && byWordIndexAllowed(search) ? store.wordIndex(search.brainId) : undefined;
+  const indexed = terms && words && (await byWordIndex(domain, words, search, terms, wanted));
   if (indexed) return indexed;
   const pool = store.relevanceHasIdf ? MEMORY_RANKING.pool : MEMORY_RANKING.poolWithoutIdf;
   const found = await store.search({ ...search, limit: terms ? Math.max(wanted, pool) : wanted });
@@ -114,7 +114,7 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
 }
 
 /**
- * textRanked through the brain's word index (word-index/), when the store keeps one and the
+ * textRanked through the brain's word index (the store's MemoryWordIndex), when the store keeps one and the
  * search filters by nothing the index lacks (its type only): the candidates are the `pool` best
  * by BM25 over every match, and every word's count is exact; `count` is the store's, as on its
  * own path. Undefined when the index is not ready or finds nothing (the store's path then says
@@ -122,25 +122,24 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
  */
 async function byWordIndex(
   domain: Domain,
-  feed: MemoryTextFeed,
+  words: MemoryWordIndex,
   search: Omit<MemorySearch, 'limit'>,
   terms: Map<string, string>,
   wanted: number,
 ): Promise<{ hits: RankedMemory[]; total: number; broughtIn: number } | undefined> {
-  if (search.speaker !== undefined || search.sessionId !== undefined) return undefined;
-  if (search.since !== undefined || search.until !== undefined || search.current !== undefined) return undefined;
-  const words = wordIndexOf(feed, search.brainId);
-  if (!words) return undefined;
-  const best = words.best(weightsIn(words, terms), search.memoryType, Math.max(wanted, MEMORY_RANKING.pool));
+  const df = words.df([...terms.values()]);
+  const weights = new Map([...terms.keys()].map((term, i) => [term, idfOf(words.size, df[i] ?? 0)]));
+  const { k1, b } = MEMORY_RANKING;
+  const best = words.best(weights, search.memoryType, Math.max(wanted, MEMORY_RANKING.pool), { k1, b });
   if (best.keys.length === 0) return undefined;
-  const rows = feed.memories(best.keys);
+  const rows = words.memories(best.keys);
   const keyOf = new Map<string, number>();
   const pool = best.keys.flatMap((key) => {
     const memory = rows.get(key);
     if (memory) keyOf.set(memory.id, key);
     return memory ?? [];
   });
-  const total = feed.countMatches(search);
+  const total = words.countMatches(search);
   const hits = await rankMemories(terms, pool, search, {
     termStats: async (list) => ({ size: words.size, df: words.df(list) }),
     stemStats: (stems) => ({ size: words.size, df: words.dfOfStems(stems) }),
@@ -164,7 +163,7 @@ async function byWordIndex(
       const read = await conversationNeighbours(domain.store.memories, search.brainId, unread, n);
       // Their bags from the index too (tokenizing them cost more than this look-up).
       const ids = [...read.values()].flatMap((turns) => turns.map((t) => t.id)).filter((id) => !keyOf.has(id));
-      if (ids.length > 0) for (const [id, key] of feed.keysOf(ids)) keyOf.set(id, key);
+      if (ids.length > 0) for (const [id, key] of words.keysOf(ids)) keyOf.set(id, key);
       for (const anchor of unread) {
         const turns = read.get(anchor.id) ?? [];
         around.set(anchor.id, turns);
@@ -175,6 +174,17 @@ async function byWordIndex(
     },
   });
   return { hits, total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
+}
+
+/** Whether the search filters by nothing the word index lacks (it holds each memory's type only). */
+function byWordIndexAllowed(search: Omit<MemorySearch, 'limit'>): boolean {
+  return (
+    search.speaker === undefined &&
+    search.sessionId === undefined &&
+    search.since === undefined &&
+    search.until === undefined &&
+    search.current === undefined
+  );
 }
 
 /**

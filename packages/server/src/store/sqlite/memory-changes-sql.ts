@@ -2,7 +2,7 @@
  * Migration 14 on SQLite: every change to a memory's indexed text is logged, by triggers on
  * `memory_search_rows` (which the memory triggers write on every insert, every update of content,
  * speaker, tags or type, and every delete), so that the word index a process keeps of a brain's
- * memories (domain/memories/word-index/) sees every writer's changes: this process, the CLI,
+ * memories (store/sqlite/memory-word-index/) sees every writer's changes: this process, the CLI,
  * another server on the same file. The log holds only which row changed; the row is read when the
  * change is applied. Each insert prunes the entries more than MEMORY_CHANGES_KEPT behind it (one
  * index probe), so the log stays that long and `seq` never goes back.

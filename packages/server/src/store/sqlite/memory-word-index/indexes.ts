@@ -1,5 +1,6 @@
 import { moduleWorker } from '../../../module-worker.js';
-import type { IndexedMemoryText, MemoryTextFeed } from '../../../store/memory-store.js';
+import type { MemoryWordIndex, WordIndexBuilt } from '../../memory-store.js';
+import type { IndexedMemoryText, MemoryTextFeed } from './feed-types.js';
 import { BrainWords } from './brain-words.js';
 import type { FlatWords } from './flat.js';
 import { TurnsKept } from './turns-kept.js';
@@ -26,14 +27,6 @@ interface Building {
   after: number;
   since: number;
   started: number;
-}
-
-/** A brain's index built in a worker or in slices (one built on a search is not told). */
-export interface WordIndexBuilt {
-  brain_id: string;
-  memories: number;
-  seconds: number;
-  in_worker: boolean;
 }
 
 /** Every brain's index kept for one store. */
@@ -214,8 +207,21 @@ class WordIndexes {
 const indexes = new WeakMap<MemoryTextFeed, WordIndexes>();
 
 /** The brain's word index on this store, up to date; undefined when the search takes the store's path. */
-export function wordIndexOf(feed: MemoryTextFeed, brainId: string): BrainWords | undefined {
-  return indexesOf(feed).of(brainId);
+export function wordIndexOf(feed: MemoryTextFeed, brainId: string): MemoryWordIndex | undefined {
+  const words = indexesOf(feed).of(brainId);
+  if (!words) return undefined;
+  return {
+    size: words.size,
+    df: (list) => words.df(list),
+    dfOfStems: (stems) => words.dfOfStems(stems),
+    best: (weights, type, k, bm25) => words.best(weights, type, k, bm25),
+    bagOfKey: (key) => words.bagOfKey(key),
+    keptTurns: (id) => words.keptTurns(id),
+    keepTurns: (id, kept) => words.keepTurns(id, kept),
+    memories: (keys) => feed.memories(keys),
+    keysOf: (ids) => feed.keysOf(ids),
+    countMatches: (search) => feed.countMatches(search),
+  };
 }
 
 /** Calls `listener` when a brain's index is built in a worker or in slices (the app logs it). */

@@ -1,6 +1,6 @@
 import { MEMORY_TYPES, type MemoryType } from '../../../model.js';
-import type { IndexedMemoryText } from '../../../store/memory-store.js';
-import { forEachStem } from '../ranking.js';
+import type { IndexedMemoryText } from './feed-types.js';
+import { forEachStem } from '../../../memory-words.js';
 
 export const TYPE_NUMBER = new Map<MemoryType, number>(MEMORY_TYPES.map((t, i) => [t, i + 1]));
 

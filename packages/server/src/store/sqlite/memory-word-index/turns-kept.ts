@@ -1,10 +1,6 @@
-import type { Memory } from '../../../model.js';
+import type { KeptTurns } from '../../memory-store.js';
 
-/** The turns around a memory (domain/memories/neighbours.ts), with each one's key when known. */
-export interface KeptTurns {
-  turns: Memory[];
-  keys: Map<string, number>;
-}
+export type { KeptTurns };
 
 /**
  * The turns read around memories lately, by brain: a search reads those around its 8 best

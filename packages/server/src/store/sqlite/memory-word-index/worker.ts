@@ -3,7 +3,7 @@
 // flat index, handed back without a copy.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { IndexedMemoryText } from '../../../store/memory-store.js';
+import type { IndexedMemoryText } from './feed-types.js';
 import { flatBuffers, flatWordsOf } from './flat.js';
 
 const { path, read } = workerData as { path: string; read: { seq: string; texts: string; lo: number; hi: number } };

@@ -1,7 +1,7 @@
 import type { MemoryType } from '../../../model.js';
-import type { IndexedMemoryText } from '../../../store/memory-store.js';
+import type { IndexedMemoryText } from './feed-types.js';
 import { stem } from '../../../porter2.js';
-import { bagOf, idfOf, MEMORY_RANKING, NO_WORDS, type Bag } from '../ranking.js';
+import { bagOf, NO_WORDS, type Bag } from '../../../memory-words.js';
 import { TYPE_NUMBER, type FlatWords } from './flat.js';
 import type { KeptTurns, TurnsKept } from './turns-kept.js';
 
@@ -228,8 +228,12 @@ export class BrainWords {
    * The `k` best live memories (of the type, when given) by BM25 over the stems with these
    * weights, the brain's mean length; ties: the later key first (as the store's own ranking).
    */
-  best(weights: ReadonlyMap<string, number>, type: MemoryType | undefined, k: number): Candidates {
-    const { k1, b } = MEMORY_RANKING;
+  best(
+    weights: ReadonlyMap<string, number>,
+    type: MemoryType | undefined,
+    k: number,
+    { k1, b }: { k1: number; b: number },
+  ): Candidates {
     const mean = Math.max(1, this.liveLength / Math.max(1, this.liveDocs));
     if (this.scratch.length < this.docCount) this.scratch = new Float64Array(this.docKey.length);
     const score = this.scratch;
@@ -271,12 +275,4 @@ function selectBest(docs: number[], score: Float64Array, key: Float64Array, k: n
     best.pop();
   }
   return best;
-}
-
-/** The BM25 weight of each stem of `terms` (stem → a word of it) in the brain. */
-export function weightsIn(words: BrainWords, terms: ReadonlyMap<string, string>): Map<string, number> {
-  const df = words.df([...terms.values()]);
-  const weights = new Map<string, number>();
-  [...terms.keys()].forEach((term, i) => weights.set(term, idfOf(words.size, df[i] ?? 0)));
-  return weights;
 }
