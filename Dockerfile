@@ -1,6 +1,7 @@
 # Snapgraph's container image (design §16.5, docs/deployment.md): the API and the explorer on
-# Node 22 LTS, Debian bookworm slim. Two stages: the first has the compilers the native modules
-# (better-sqlite3) need and builds everything; the second carries only what runs.
+# Node 22 LTS, Debian bookworm slim. Three stages: `deps` installs the dependencies with the
+# compilers the native modules (better-sqlite3) need, `build` adds the code and builds it, and the
+# last carries only what runs.
 #
 #   podman build --format docker -t snapgraph .      (docker build -t snapgraph . works the same)
 #   podman run -d -p 8080:8080 -v snapgraph-data:/data snapgraph
@@ -10,7 +11,7 @@
 
 ARG NODE_MAJOR=22
 
-FROM docker.io/library/node:${NODE_MAJOR}-bookworm-slim AS build
+FROM docker.io/library/node:${NODE_MAJOR}-bookworm-slim AS deps
 LABEL org.snapgraph.stage=build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -20,17 +21,32 @@ WORKDIR /app
 # first looking for a prebuilt binary online; usearch loads the N-API binary its package ships.
 ENV npm_config_nodedir=/usr/local \
     npm_config_build_from_source=better-sqlite3
-COPY . .
-# Everything installed, built (the root `prepare` script), then only what runs is kept. Behind a
-# TLS-intercepting proxy, pass its CA bundle as a build secret (never stored in a layer):
+# The dependencies first, from the manifests alone: this layer is rebuilt only when a manifest or
+# the lockfile changes, not on every change to the code (the native build is most of the image's
+# build time). Their install scripts run with `npm rebuild`; the root's `prepare` (the build)
+# needs the code, and runs in the next stage. Behind a TLS-intercepting proxy, pass its CA
+# bundle as a build secret (never stored in a layer):
 #   podman build --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt …
+COPY package.json package-lock.json ./
+COPY packages/server/package.json packages/server/
+COPY packages/client/package.json packages/client/
+COPY packages/mcp/package.json packages/mcp/
+COPY packages/langchain/package.json packages/langchain/
+COPY packages/ai-sdk/package.json packages/ai-sdk/
+COPY packages/web/package.json packages/web/
 RUN --mount=type=secret,id=ca-certificates,target=/run/secrets/ca-certificates.crt \
     if [ -s /run/secrets/ca-certificates.crt ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca-certificates.crt; fi \
- && npm ci --no-audit --no-fund \
+ && npm ci --no-audit --no-fund --ignore-scripts \
+ && npm rebuild \
+ && npm cache clean --force
+
+FROM deps AS build
+COPY . .
+# Everything built, then only what runs is kept.
+RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -rf packages/*/src packages/*/test packages/*/scripts packages/*/bench packages/*/*.tsbuildinfo \
-           packages/web/public packages/web/index.html bench docs scripts \
- && npm cache clean --force
+           packages/web/public packages/web/index.html bench docs scripts
 
 FROM docker.io/library/node:${NODE_MAJOR}-bookworm-slim
 ARG VERSION=0.1.0

@@ -95,6 +95,13 @@ pm image prune -f --filter label=org.opencontainers.image.title=Snapgraph >/dev/
 ca_bundle="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
 ca_secret=()
 [ -s "$ca_bundle" ] && ca_secret=(--secret "id=ca-certificates,src=$ca_bundle")
+# The dependencies stage is tagged, so that its layers (npm ci and the native build) outlive the
+# prune above and the next run reuses them while the manifests and the lockfile are unchanged.
+pm build --format docker --network=host --pull=never --target deps -t "$image-deps" "${ca_secret[@]}" \
+  . >"/tmp/$run_id-build.log" 2>&1 || {
+  tail -n 60 "/tmp/$run_id-build.log" >&2
+  fail "podman build --target deps (log above)"
+}
 pm build --format docker --network=host --pull=never -t "$image" "${ca_secret[@]}" \
   --build-arg REVISION="$(git rev-parse HEAD 2>/dev/null || echo unknown)" . >"/tmp/$run_id-build.log" 2>&1 || {
   tail -n 60 "/tmp/$run_id-build.log" >&2

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs the given command (CI's `npm test`) with the suites that need no part of it beside it,
-# in the background: the Node LTS lines (scripts/ci/node-lines.sh) and the container image
-# (scripts/container-test.sh). They run at a lower priority (nice), so the main suite, whose
-# tests watch the clock more, keeps the cores it wants; they use what it leaves. Each one's
-# output is printed whole when everything has finished; the exit code is 1 if any failed.
+# Runs the given command (CI's main steps, scripts/ci/main-suites.sh) with the suites that need
+# no part of it beside it, in the background: the Node LTS lines (scripts/ci/node-lines.sh) and
+# the container image (scripts/container-test.sh). They run at a lower priority (nice), so the
+# main suite, whose tests watch the clock more, keeps the cores it wants; they use what it
+# leaves. Each one's output is printed whole when everything has finished; the exit code is 1 if
+# any failed.
 #
-#   scripts/ci/beside-suites.sh npm test
+#   scripts/ci/beside-suites.sh bash scripts/ci/main-suites.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 logs="$(mktemp -d -t snapgraph-beside-XXXXXX)"
