@@ -122,8 +122,10 @@ function explained(unit: Unit): { own: Unit; reason: Unit | null } {
   const own = unit.text.slice(0, at);
   const reason = unit.text.slice(at + 2);
   // "The rule is simple: …" announces what follows; a claim before a colon says something itself.
+  // "Let me be clear on this one: data must never …": the stance is after the colon, the claim too.
   if (words(own) < ARGUMENT.minStatedWords || words(reason) < ARGUMENT.minClauseWords)
     return { own: unit, reason: null };
+  if (CLAIM_MARKERS.some((marker) => marker.test(reason.toLowerCase()))) return { own: unit, reason: null };
   return { own: part(unit, own), reason: part(unit, reason) };
 }
 
