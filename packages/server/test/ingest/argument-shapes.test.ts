@@ -41,6 +41,27 @@ const SHAPES: { shape: string; text: string; core: RegExp; challenge: RegExp; pr
     challenge: /^However, onboarding a new hire takes twice as long\.$/,
     proof: /people lose no time commuting/,
   },
+  {
+    shape: '"X, but Y" inside a sentence that is not the claim: X the objection, Y the answer',
+    text: 'The library should stay open until ten at night. Many students work during the day and can only study late. A late shift costs the library two more staff, but the city already pays for the building all night.',
+    core: /^The library should stay open until ten at night\.$/,
+    challenge: /^A late shift costs the library two more staff\.$/,
+    proof: /The city already pays for the building all night\./,
+  },
+  {
+    shape: '"Y, unless X": the exception the author grants is the challenge, the claim stays Y',
+    text: 'Old diesel vans should be banned from the city centre, unless they carry a filter. Their exhaust causes most of the soot in the air. But very few of them carry a filter today.',
+    core: /^Old diesel vans should be banned from the city centre\.$/,
+    challenge: /^Unless they carry a filter\.$/,
+    proof: /Their exhaust causes most of the soot/,
+  },
+  {
+    shape: 'a claim that explains itself after a colon: what follows is proof',
+    text: 'Our town will run short of water within ten years: the wells are dropping every summer, and new houses are built every month. Rain in the spring does not refill them.',
+    core: /^Our town will run short of water within ten years\.$/,
+    challenge: /^$/,
+    proof: /^The wells are dropping every summer/,
+  },
 ];
 
 describe('concession and rebuttal shapes through crystallize', () => {

@@ -32,8 +32,12 @@ export const SPEECH_VERBS = new Set([
 export const LEADING_CONCESSION =
   /^(?:although|though|even though|even if|while|whilst|granted that|despite the fact that)\b/;
 
-/** "Y, even if X": the clause from here on is conceded. Matched on the text as written. */
-export const TRAILING_CONCESSION = /[,;]\s*(?:although|though|even though|even if|even when|albeit|whereas)\s/i;
+/**
+ * "Y, even if X": the clause from here on is conceded. "Y, unless X" / "Y – aside from X": an
+ * exception the author grants is the other side's case too. Matched on the text as written.
+ */
+export const TRAILING_CONCESSION =
+  /(?:[,;]|\s[–—])\s*(?:although|though|even though|even if|even when|albeit|whereas|unless|except(?: for| when| if| that)?|aside from|apart from)[\s,]/i;
 
 /** Opens an answer to what came before. */
 export const REBUTTAL_OPENER =
@@ -85,3 +89,6 @@ export const RESTATEMENT = /^(?:that|this|it)(?: is|'s| was| remains| stays| hol
 /** Opens a paragraph that adds to the argument before it (a narrower SUPPORT_OPENER: no "as", "also"). */
 export const ADDITION_OPENER =
   /^(?:besides|furthermore|moreover|in addition|additionally|what's more|on top of that|plus,|after all|for (?:example|instance))\b/;
+
+/** "X, but Y": the clause after answers the one before. "…, but also …" / "…, but rather …" add or correct. */
+export const CONTRAST_INSIDE = /[,;]\s*(?:but|yet)\s+(?!also\b|rather\b|instead\b)/i;

@@ -17,6 +17,7 @@ import {
   YES,
   CONCESSION_OPENERS,
   CONCLUSION_OPENER,
+  CONTRAST_INSIDE,
   LEADING_CONCESSION,
   OTHER_VOICE,
   REBUTTAL_OPENER,
@@ -25,6 +26,7 @@ import {
   TRAILING_CONCESSION,
   YIELDING_MODAL,
 } from './argument-cues.js';
+import { ARGUMENT, ARGUMENT_RULES } from './argument-rules.js';
 import type { Unit } from './units.js';
 
 export interface Argument {
@@ -34,42 +36,7 @@ export interface Argument {
   challenge: Unit[];
 }
 
-export const ARGUMENT = {
-  /** The first statement of a group states its claim more often than not: a tie-break below any stance marker. */
-  firstBonus: 0.8,
-  conclusionBonus: 3,
-  markerBonus: 1,
-  supportPenalty: 2,
-  rebuttalPenalty: 1,
-  /** A sentence after the claim that points back to it ("This is …") and is this short restates it. */
-  maxRestatementWords: 8,
-  /** A clause cut off a sentence keeps at least this many words, else the sentence stays whole. */
-  minClauseWords: 3,
-} as const;
-
-/**
- * Each reading rule, on unless switched off: bench/extraction-ablation.mjs switches them off one
- * at a time to measure what each buys (docs/extraction.md, "What each rule bought").
- */
-export const ARGUMENT_RULES = {
-  /** "Of course X, but Y", "Although X, Y", "Y, even if X": the conceded clause is the challenge. */
-  concessions: true,
-  /** "Critics say …", "one could object …", "My parents say …": the other side's voice. */
-  otherVoice: true,
-  /** "Yes, it may be risky. But …": a yielding sentence before a rebuttal is conceded. */
-  concededBeforeRebuttal: true,
-  /** A "however" sentence that answers no concession is a caveat: the challenge. */
-  caveats: true,
-  /** "Z, because X" / "Since X, Z": the reason is proof, the claim stays short. */
-  reasonClauses: true,
-  /** "That is non-negotiable." after the claim joins the core. */
-  restatement: true,
-  /**
-   * "… X. But Y.": a rebuttal answers the sentence before it. When that sentence is not the
-   * claim and does not open as support, it is the objection; the rebuttal is the author's.
-   */
-  answeredSentence: true,
-};
+export { ARGUMENT, ARGUMENT_RULES };
 
 /** The unit with other text: a clause of it. Tokens stay the sentence's (names and tags read them). */
 function part(unit: Unit, text: string): Unit {
@@ -142,6 +109,27 @@ function withReason(unit: Unit): { own: Unit; reason: Unit | null } {
 }
 
 /**
+ * "Z: X, and Y": a claim with its verb before a colon is stated, what follows explains it, so
+ * the claim stays Z and the rest is its reason. "A sad highlight: losing 60:87" has no verb
+ * before the colon: a label, not a statement.
+ */
+function explained(unit: Unit): { own: Unit; reason: Unit | null } {
+  if (!ARGUMENT_RULES.colonReasons) return { own: unit, reason: null };
+  const colon = unit.tokens.findIndex((t) => t.text === ':');
+  const at = unit.text.indexOf(': ');
+  if (colon <= 0 || at <= 0) return { own: unit, reason: null };
+  if (!unit.tokens.slice(0, colon).some((t) => t.pos === 'VERB' || t.pos === 'AUX')) return { own: unit, reason: null };
+  const own = unit.text.slice(0, at);
+  const reason = unit.text.slice(at + 2);
+  // "The rule is simple: …" announces what follows; a claim before a colon says something itself.
+  // "Let me be clear on this one: data must never …": the stance is after the colon, the claim too.
+  if (words(own) < ARGUMENT.minStatedWords || words(reason) < ARGUMENT.minClauseWords)
+    return { own: unit, reason: null };
+  if (CLAIM_MARKERS.some((marker) => marker.test(reason.toLowerCase()))) return { own: unit, reason: null };
+  return { own: part(unit, own), reason: part(unit, reason) };
+}
+
+/**
  * The unit with the opener the reader stripped put back when it concedes ("Yes, my knee might
  * hurt"): in the challenge, the "yes" is part of what is granted.
  */
@@ -210,11 +198,28 @@ function read(unit: Unit): Reading {
   return whole(false);
 }
 
+/** Words that open a sentence by pointing back to what was said before. */
+const BACK_POINTERS = new Set(['they', 'these', 'those', 'this', 'that', 'he', 'she', 'such']);
+
+/** "They are the last places …", "This shows …": its subject is what the sentence before said. */
+function pointsBack(unit: Unit): boolean {
+  if (CONCLUSION_OPENER.test(unit.lower) || RESTATEMENT.test(unit.lower)) return false;
+  const first = unit.tokens.find((t) => t.pos !== 'PUNCT' && !unit.opener.split(/\W+/).includes(t.normal));
+  return first !== undefined && BACK_POINTERS.has(first.normal);
+}
+
 /** How strongly a sentence reads as the claim the rest argues for. */
-function claimScore(reading: Reading, index: number): number {
+function claimScore(reading: Reading, index: number, readings: Reading[]): number {
   const own = reading.own!;
   const lower = spoken(reading.unit);
   let score = index === 0 ? ARGUMENT.firstBonus : 0;
+  if (ARGUMENT_RULES.dependence) {
+    // The claim is stated in its own words; a sentence that needs the one before to be read
+    // ("They are …") elaborates it, and that one is what it supports.
+    if (pointsBack(reading.unit)) score -= ARGUMENT.dependentPenalty;
+    const next = readings[index + 1];
+    if (next && pointsBack(next.unit)) score += ARGUMENT.supportedBonus;
+  }
   if (CONCLUSION_OPENER.test(own.lower) || CONCLUSION_INSIDE.test(own.lower)) score += ARGUMENT.conclusionBonus;
   if (CLAIM_MARKERS.some((marker) => marker.test(own.lower))) score += ARGUMENT.markerBonus;
   // A spoken "and" or "so" opens a sentence without linking it; a spoken "also" adds to one.
@@ -244,7 +249,7 @@ export function readArgument(statements: Unit[]): Argument | null {
   let bestScore = Number.NEGATIVE_INFINITY;
   readings.forEach((reading, i) => {
     if (reading.own === null) return;
-    const score = claimScore(reading, i);
+    const score = claimScore(reading, i, readings);
     if (score > bestScore) {
       best = i;
       bestScore = score;
@@ -257,12 +262,21 @@ export function readArgument(statements: Unit[]): Argument | null {
       if (!reading.rebuts || !REBUTTAL_OPENER.test(spoken(reading.unit)) || !before || i - 1 === best) return;
       if (before.other !== null || before.own === null || SUPPORT_OPENER.test(before.unit.lower)) return;
       if (CONCLUSION_OPENER.test(before.unit.lower) || CLAIM_MARKERS.some((m) => m.test(before.unit.lower))) return;
+      // An objection raised earlier and not answered yet is what the rebuttal answers.
+      if (unanswered(readings, i - 1)) return;
       before.other = before.unit;
       before.own = null;
       before.reason = null;
     });
   }
-  const claim = readings[best]!.own!;
+  if (ARGUMENT_RULES.answeredClause) {
+    readings.forEach((reading, i) => {
+      if (i !== best) answerInside(reading);
+    });
+  }
+  const claimReading = readings[best]!;
+  if (claimReading.reason === null) Object.assign(claimReading, explained(claimReading.own!));
+  const claim = claimReading.own!;
   const next = readings[best + 1];
   const restates =
     ARGUMENT_RULES.restatement &&
@@ -271,6 +285,8 @@ export function readArgument(statements: Unit[]): Argument | null {
     RESTATEMENT.test(next.unit.lower) &&
     words(next.unit.text) <= ARGUMENT.maxRestatementWords;
   const core = restates ? [stripConclusion(claim), next.unit] : [stripConclusion(claim)];
+  // Read before the caveats move: a rebuttal that answers an objection raised earlier is no caveat.
+  const answersEarlier = readings.map((_, i) => unanswered(readings, i));
   const proof: Unit[] = [];
   const challenge: Unit[] = [];
   readings.forEach((reading, i) => {
@@ -278,10 +294,43 @@ export function readArgument(statements: Unit[]): Argument | null {
     if (reading.reason) proof.push(reading.reason);
     if (i === best || (restates && i === best + 1) || !reading.own) return;
     const caveat =
-      ARGUMENT_RULES.caveats && reading.rebuts && i > 0 && readings[i - 1]?.other === null && reading.other === null;
+      ARGUMENT_RULES.caveats &&
+      reading.rebuts &&
+      i > 0 &&
+      readings[i - 1]?.other === null &&
+      reading.other === null &&
+      !answersEarlier[i];
     (caveat ? challenge : proof).push(reading.own);
   });
   return { core, proof, challenge };
+}
+
+/** Whether a reading before `end` holds the other side's voice that no rebuttal has answered yet. */
+function unanswered(readings: Reading[], end: number): boolean {
+  let open = false;
+  for (const reading of readings.slice(0, end)) {
+    if (reading.rebuts && (reading.own !== null || reading.other === null)) open = false;
+    if (reading.other !== null && !reading.rebuts) open = true;
+  }
+  return open;
+}
+
+/**
+ * "X, but Y" in a sentence of the author's that is not the claim: Y answers X within the
+ * sentence, so X is the objection and Y the rebuttal (proof). The claim's own "but" is not cut:
+ * there it may as well qualify the claim as answer an objection.
+ */
+function answerInside(reading: Reading): void {
+  if (reading.own !== reading.unit || reading.other !== null || reading.reason !== null) return;
+  const unit = reading.unit;
+  const contrast = CONTRAST_INSIDE.exec(unit.text);
+  if (!contrast || contrast.index === 0) return;
+  const conceded = unit.text.slice(0, contrast.index);
+  const answer = unit.text.slice(contrast.index + contrast[0].length);
+  if (words(conceded) < ARGUMENT.minClauseWords || words(answer) < ARGUMENT.minClauseWords) return;
+  reading.other = part(unit, conceded);
+  reading.own = part(unit, answer);
+  reading.rebuts = true;
 }
 
 /** "That's why everyone should …" → "Everyone should …": the marker links, the claim is what follows. */

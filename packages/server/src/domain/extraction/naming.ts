@@ -6,7 +6,7 @@ import { eng as englishStopWords } from 'stopword';
 import type { Token } from './nlp.js';
 import { FILLER_WORDS } from './cues.js';
 import { capitalize, clip, wordCount } from './text.js';
-import type { Unit } from './units.js';
+import { cueWeight, type Unit } from './units.js';
 
 export const NAMING = {
   /** A claim of at most this many words is the name as it stands. */
@@ -267,14 +267,24 @@ export function tagsFor(units: Unit[], name: string, people: ReadonlySet<string>
 }
 
 /**
- * The subjects of a conversation: nouns (as tags are made) that come back in two turns or more,
- * small talk and greetings left out.
- * Small talk rarely returns to its nouns; the meeting's subject does.
+ * The subjects of a conversation: nouns (as tags are made) that come back in two turns or more
+ * and that a decision or a stated view uses, small talk and greetings left out. Small talk
+ * rarely returns to its nouns, and over an hour it does without ever deciding anything on them.
  */
 export function subjectNouns(units: Unit[]): Set<string> {
   const turns = new Map<string, Set<number>>();
+  // A line said again word for word ("can you see my screen?") does not return to its subject.
+  const said = new Set<string>();
+  // What the meeting decided or stated is its subject; chatter that comes back (an hour of it
+  // returns to the weekend and the coffee) is not, unless a decision or a stated view uses it too.
+  const stated = new Set<string>();
   for (const unit of units) {
     if (unit.trivial) continue;
+    if (unit.decision || cueWeight(unit.typeScores) >= 1) {
+      for (const token of unit.tokens) stated.add(tagText(token.lemma) ?? '');
+    }
+    if (said.has(unit.lower)) continue;
+    said.add(unit.lower);
     for (const token of unit.tokens) {
       // The model tags a subject as an adjective now and then ("lose the remote"): both count.
       if (token.pos !== 'NOUN' && token.pos !== 'ADJ') continue;
@@ -285,7 +295,7 @@ export function subjectNouns(units: Unit[]): Set<string> {
       else turns.set(noun, new Set([unit.block]));
     }
   }
-  return new Set([...turns].filter(([, blocks]) => blocks.size >= 2).map(([noun]) => noun));
+  return new Set([...turns].filter(([noun, blocks]) => blocks.size >= 2 && stated.has(noun)).map(([noun]) => noun));
 }
 
 /** Lower case letters, digits and hyphens, 3 to 64 characters; null when nothing fit is left. */

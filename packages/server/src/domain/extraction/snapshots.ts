@@ -186,11 +186,15 @@ const FINDING =
   /\b(?:learned|learnt|found|find|showed|shows|shown|realized|realised|discovered|proved|proves|confirmed|turns out|turned out)(?: \w+)? that\b/;
 function onTheSubject(group: Group, roles: Roles, subjects: Set<string>): boolean {
   if (!group.units.every((u) => u.speaker !== null) || group.units.some((u) => u.decision)) return true;
-  const stated = (u: Unit) =>
-    (u.typeScores.get('Rule') ?? 0) >= 1 || cueWeight(u.typeScores) >= SNAPSHOT_RULES.spokenCueWeight;
-  if (roles.core.some(stated) || group.units.some((u) => FINDING.test(u.lower))) return true;
+  if (roles.core.some((u) => (u.typeScores.get('Rule') ?? 0) >= 1) || group.units.some((u) => FINDING.test(u.lower)))
+    return true;
   const nouns = new Set(group.units.flatMap((u) => u.tokens).map((t) => t.lemma));
   const used = [...subjects].filter((noun) => nouns.has(noun)).length;
+  // A stated belief or lesson is kept when it is about the meeting's subject or says enough on
+  // its own; "I think my camera froze" is a belief's words about nothing the meeting is about.
+  const believed = roles.core.some((u) => cueWeight(u.typeScores) >= SNAPSHOT_RULES.spokenCueWeight);
+  const said = group.units.reduce((sum, u) => sum + u.content.length, 0);
+  if (believed && (used >= 1 || said >= SNAPSHOT_RULES.minContentWords)) return true;
   const figure = group.units.some((u) => u.tokens.some((t) => t.pos === 'NUM' && t.normal !== 'one'));
   return used >= SNAPSHOT_RULES.spokenSubjectNouns || (used >= 1 && figure);
 }
