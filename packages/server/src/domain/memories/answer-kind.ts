@@ -28,11 +28,22 @@ export function askedKinds(query: string): Set<ValueKind> {
   return kinds;
 }
 
-/** Raises the relevance of the hits that give a value the query asks for, and sorts them again. */
-export function answerKindFirst<T extends { memory: Memory; relevance: number }>(query: string, hits: T[]): T[] {
+/**
+ * Raises the relevance of the hits that give a value the query asks for, and sorts them again.
+ * `hits` come best first; only those that can reach the first `page` once raised are read (a
+ * statement of a long memory costs about a millisecond to read), the others keep their place.
+ */
+export function answerKindFirst<T extends { memory: Memory; relevance: number }>(
+  query: string,
+  hits: T[],
+  page: number,
+): T[] {
   const kinds = askedKinds(query);
   if (kinds.size === 0 || hits.length === 0) return hits;
+  // A hit below this stays below the page's last, raised or not.
+  const floor = hits.length > page ? (hits[page - 1] as T).relevance / (1 + ANSWER_KIND_SHARE) : -Infinity;
   const raised = hits.map((hit) => {
+    if (hit.relevance < floor) return hit;
     const { values, question } = statementOf(hit.memory.content);
     // A question gives no value, whatever it names ("Can everyone review it by Friday?").
     const answers = !question && [...kinds].some((kind) => values[kind].size > 0);
