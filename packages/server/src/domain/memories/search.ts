@@ -73,7 +73,7 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
   const wanted = meaning.view ? limit + RANKING.spare : limit;
   const text = await textRanked(domain, search, wanted);
   const { total, broughtIn } = text;
-  const hits = answerKindFirst(query, text.hits, wanted);
+  const hits = answerKindFirst(query, text.hits, wanted, await brainLengths(domain.store.memories, search.brainId));
   if (!meaning.view) {
     const best = hits[0]?.relevance ?? 0;
     const data = hits.slice(0, limit).map(({ memory, relevance, matchesText }) => {
