@@ -12,6 +12,14 @@
 // a hash of the id), so that a change tuned on one half can be checked on the other.
 //
 //   node bench/longmemeval-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--questions N]
+//     [--fresh | --reload] [--dump FILE] [--depth N]
+//
+// On SQLite the loaded database is kept under the system's temporary directory
+// (bench/lib/kept-database.mjs): the first run loads (9–14 min), later runs copy the kept file and
+// only ask the questions (about a minute), so a ranking change is measured quickly. --reload
+// loads again (after a change to how memories are written: supersession rules, migrations);
+// --fresh loads into a throwaway database as before. --dump writes each question's ranking
+// (refs, best first, --depth of them: default 10; scores always use the first 10) as JSON lines.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +31,8 @@ import { requestJson } from './lib/http.mjs';
 import { ndcgAt, recallAt } from './lib/ir-metrics.mjs';
 import { createBenchDatabase } from './lib/postgres.mjs';
 import { prepareDatabase, REPO, snapgraphCli, startSnapgraph } from './lib/server.mjs';
+import { dumpAnswers } from './lib/answers-dump.mjs';
+import { keptDatabase, keptName } from './lib/kept-database.mjs';
 
 const { newId } = await import(join(REPO, 'packages/server/dist/ids.js'));
 /** A memory's content is at most this long (design §12); longer assistant answers are cut there. */
@@ -30,11 +40,20 @@ const MAX_CONTENT = 10_000;
 
 function args(argv) {
   const data = ['../shared', '../../shared'].map((up) => resolve(REPO, up, 'memory-eval/longmemeval-dev'));
-  const out = { data: data.find((dir) => existsSync(dir)) ?? data[0], backend: 'sqlite', questions: Infinity };
+  const out = {
+    data: data.find((dir) => existsSync(dir)) ?? data[0],
+    backend: 'sqlite',
+    questions: Infinity,
+    depth: 10,
+  };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--data') out.data = resolve(argv[++i]);
     else if (argv[i] === '--backend') out.backend = argv[++i];
     else if (argv[i] === '--questions') out.questions = Number(argv[++i]);
+    else if (argv[i] === '--fresh') out.fresh = true;
+    else if (argv[i] === '--reload') out.reload = true;
+    else if (argv[i] === '--dump') out.dump = resolve(argv[++i]);
+    else if (argv[i] === '--depth') out.depth = Number(argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return out;
@@ -111,25 +130,51 @@ function scoreTable(name, questions, rankedOf) {
   return { name, rows };
 }
 
-async function runBackend(backend, turns, questions) {
+/** Loads each question's history into its own brain; returns the brains and each turn's ref by place. */
+async function load(server, db, headers, turns, questions) {
+  const brains = {};
+  const refOf = {};
+  const convs = [...new Set(questions.map((q) => q.conv))];
+  // Every brain first: a kept-alive connection left idle while an import runs may be closed under
+  // the next request.
+  for (const conv of convs) {
+    const brain = await requestJson('POST', `${server.base}/v1/brains`, { body: { name: `lme ${conv}` }, headers });
+    brains[conv] = brain.data.id;
+  }
+  for (const conv of convs) {
+    const history = turns.filter((t) => t.conv === conv);
+    const exported = snapgraphCli(['export', '--brain', brains[conv]], db.databaseUrl);
+    const file = join(db.dir, `${conv}.ndjson`);
+    writeFileSync(file, exportFile(exported, history));
+    snapgraphCli(['import', file, '--brain', brains[conv], '--json'], db.databaseUrl);
+    for (const t of history) refOf[placeKey(t.session, occurredAt(t))] = t.ref;
+  }
+  return { brains, refOf };
+}
+
+async function runBackend(backend, turns, questions, options) {
   const database = backend === 'postgres' ? await createBenchDatabase() : undefined;
-  const db = prepareDatabase({ databaseUrl: database?.url });
-  const server = await startSnapgraph({ databaseUrl: db.databaseUrl });
+  // On SQLite the load is kept (bench/lib/kept-database.mjs) unless --fresh: a second run only asks.
+  const kept =
+    backend === 'sqlite' && !options.fresh
+      ? keptDatabase(keptName('longmemeval', options.data, { all: questions.length }), options)
+      : undefined;
+  const db = kept?.db ?? prepareDatabase({ databaseUrl: database?.url });
+  let server = await startSnapgraph({ databaseUrl: db.databaseUrl });
   const headers = { authorization: `Bearer ${db.key}` };
   try {
-    const brains = new Map();
-    const refOf = new Map();
     const started = performance.now();
-    for (const conv of new Set(questions.map((q) => q.conv))) {
-      const history = turns.filter((t) => t.conv === conv);
-      const brain = await requestJson('POST', `${server.base}/v1/brains`, { body: { name: `lme ${conv}` }, headers });
-      brains.set(conv, brain.data.id);
-      const exported = snapgraphCli(['export', '--brain', brain.data.id], db.databaseUrl);
-      const file = join(db.dir, `${conv}.ndjson`);
-      writeFileSync(file, exportFile(exported, history));
-      snapgraphCli(['import', file, '--brain', brain.data.id, '--json'], db.databaseUrl);
-      for (const t of history) refOf.set(placeKey(t.session, occurredAt(t)), t.ref);
+    let loadedData = kept?.manifest;
+    if (!loadedData) {
+      loadedData = await load(server, db, headers, turns, questions);
+      if (kept) {
+        // Kept once the server that wrote it has closed the file, then served again.
+        await server.stop();
+        kept.keep(loadedData);
+        server = await startSnapgraph({ databaseUrl: db.databaseUrl });
+      }
     }
+    const { brains, refOf } = loadedData;
     const loaded = (performance.now() - started) / 1000;
     const answers = new Map();
     // Each question is asked twice: the first search of a brain also builds its word index
@@ -141,21 +186,23 @@ async function runBackend(backend, turns, questions) {
         const t0 = performance.now();
         found = await requestJson('POST', `${server.base}/v1/memories/search`, {
           headers,
-          body: { query: q.q, brain_id: brains.get(q.conv), limit: 10 },
+          body: { query: q.q, brain_id: brains[q.conv], limit: options.depth },
         });
         timings[round].push(performance.now() - t0);
       }
       answers.set(
         q.qid,
-        found.data.map((m) => refOf.get(placeKey(m.session_id, m.occurred_at))),
+        found.data.map((m) => refOf[placeKey(m.session_id, m.occurred_at)]),
       );
     });
     const p95 = (list) => list.sort((x, y) => x - y)[Math.floor(list.length * 0.95)].toFixed(1);
     console.error(
-      `${backend}: loaded ${refOf.size} turns in ${loaded.toFixed(1)} s; search p95 ${p95(timings.first)} ms ` +
-        `on a brain's first search, ${p95(timings.again)} ms on the next`,
+      `${backend}: ${kept && !kept.fresh ? 'kept load of' : 'loaded'} ${Object.keys(refOf).length} turns in ` +
+        `${loaded.toFixed(1)} s; search p95 ${p95(timings.first)} ms on a brain's first search, ` +
+        `${p95(timings.again)} ms on the next`,
     );
-    return scoreTable(`Snapgraph (${backend})`, questions, (q) => answers.get(q.qid) ?? []);
+    if (options.dump) dumpAnswers(options.dump, questions, answers);
+    return scoreTable(`Snapgraph (${backend})`, questions, (q) => (answers.get(q.qid) ?? []).slice(0, 10));
   } finally {
     await server.stop();
     db.cleanup();
@@ -200,6 +247,6 @@ await runMain(async () => {
   }
   const tables = [scoreTable('BM25 "speaker text" (reference)', questions, (q) => indexes.get(q.conv).search(q.q, 10))];
   const backends = options.backend === 'both' ? ['sqlite', 'postgres'] : [options.backend];
-  for (const backend of backends) tables.push(await runBackend(backend, turns, questions));
+  for (const backend of backends) tables.push(await runBackend(backend, turns, questions, options));
   print(tables);
 });

@@ -7,6 +7,10 @@
 // k1 0.9, b 0.4, no stemming: the README's reference, 0.462 / 0.524).
 //
 //   node bench/memory-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--without-sessions] [--unordered]
+//     [--fresh | --reload] [--dump FILE] [--depth N]
+//
+// On SQLite the load is kept and reused as bench/longmemeval-quality.mjs does (--fresh, --reload,
+// --dump and --depth as there; --unordered always loads afresh).
 //
 // --without-sessions loads speaker and content only (the README's protocol; a build before
 // Design §12 takes nothing else). Each conversation's turns are written in order (conversations
@@ -22,6 +26,8 @@ import { requestJson } from './lib/http.mjs';
 import { ndcgAt, recallAt } from './lib/ir-metrics.mjs';
 import { createBenchDatabase } from './lib/postgres.mjs';
 import { prepareDatabase, REPO, startSnapgraph } from './lib/server.mjs';
+import { dumpAnswers } from './lib/answers-dump.mjs';
+import { keptDatabase, keptName } from './lib/kept-database.mjs';
 
 const CATEGORIES = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 const MONTHS = [
@@ -42,12 +48,16 @@ const MONTHS = [
 function args(argv) {
   // ../shared beside the checkout (or beside the worktrees' folder, for a git worktree).
   const data = ['../shared', '../../shared'].map((up) => resolve(REPO, up, 'memory-eval/locomo-dev'));
-  const out = { data: data.find((dir) => existsSync(dir)) ?? data[0], backend: 'sqlite' };
+  const out = { data: data.find((dir) => existsSync(dir)) ?? data[0], backend: 'sqlite', depth: 10 };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--data') out.data = resolve(argv[++i]);
     else if (argv[i] === '--backend') out.backend = argv[++i];
     else if (argv[i] === '--without-sessions') out.withoutSessions = true;
     else if (argv[i] === '--unordered') out.unordered = true;
+    else if (argv[i] === '--fresh') out.fresh = true;
+    else if (argv[i] === '--reload') out.reload = true;
+    else if (argv[i] === '--dump') out.dump = resolve(argv[++i]);
+    else if (argv[i] === '--depth') out.depth = Number(argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return out;
@@ -91,42 +101,64 @@ function scoreTable(name, questions, rankedOf) {
   return { name, rows };
 }
 
-async function runBackend(backend, turns, questions, { withoutSessions, unordered }) {
+/** Writes every turn through the HTTP API; returns the brains and each memory's ref by id. */
+async function load(server, headers, turns, { withoutSessions, unordered }) {
+  const brains = {};
+  const idToRef = {};
+  for (const conv of new Set(turns.map((t) => t.conv))) {
+    const brain = await requestJson('POST', `${server.base}/v1/brains`, {
+      body: { name: `locomo ${conv}` },
+      headers,
+    });
+    brains[conv] = brain.data.id;
+  }
+  // Each conversation's turns in order, as an agent remembering it writes them (without
+  // sessions, their order is the conversation's), the conversations side by side; --unordered
+  // writes any 8 turns at once instead, so a conversation's order is only roughly kept.
+  const byConversation = [...new Set(turns.map((t) => t.conv))].map((conv) => turns.filter((t) => t.conv === conv));
+  const writeAll = unordered
+    ? (write) => inParallel(turns, 8, write)
+    : (write) => inParallel(byConversation, byConversation.length, (conv) => inParallel(conv, 1, write));
+  await writeAll(async (t) => {
+    const turn = Number(t.ref.split(':').at(-1));
+    const made = await requestJson('POST', `${server.base}/v1/memories`, {
+      headers,
+      body: {
+        brain_id: brains[t.conv],
+        content: t.text,
+        speaker: t.speaker,
+        ...(withoutSessions ? {} : { session_id: `D${t.session}`, occurred_at: occurredAt(t.date, turn) }),
+      },
+    });
+    idToRef[made.data.id] = t.ref;
+  });
+  return { brains, idToRef };
+}
+
+async function runBackend(backend, turns, questions, options) {
+  const { withoutSessions, unordered } = options;
   const database = backend === 'postgres' ? await createBenchDatabase() : undefined;
-  const db = prepareDatabase({ databaseUrl: database?.url });
-  const server = await startSnapgraph({ databaseUrl: db.databaseUrl });
+  // On SQLite the load is kept (bench/lib/kept-database.mjs) unless --fresh: a second run only asks.
+  const kept =
+    backend === 'sqlite' && !options.fresh && !unordered
+      ? keptDatabase(keptName('locomo', options.data, { withoutSessions: Boolean(withoutSessions) }), options)
+      : undefined;
+  const db = kept?.db ?? prepareDatabase({ databaseUrl: database?.url });
+  let server = await startSnapgraph({ databaseUrl: db.databaseUrl });
   const headers = { authorization: `Bearer ${db.key}` };
   try {
-    const brains = new Map();
-    const idToRef = new Map();
-    for (const conv of new Set(turns.map((t) => t.conv))) {
-      const brain = await requestJson('POST', `${server.base}/v1/brains`, {
-        body: { name: `locomo ${conv}` },
-        headers,
-      });
-      brains.set(conv, brain.data.id);
-    }
     const started = Date.now();
-    // Each conversation's turns in order, as an agent remembering it writes them (without
-    // sessions, their order is the conversation's), the conversations side by side; --unordered
-    // writes any 8 turns at once instead, so a conversation's order is only roughly kept.
-    const byConversation = [...new Set(turns.map((t) => t.conv))].map((conv) => turns.filter((t) => t.conv === conv));
-    const writeAll = unordered
-      ? (write) => inParallel(turns, 8, write)
-      : (write) => inParallel(byConversation, byConversation.length, (conv) => inParallel(conv, 1, write));
-    await writeAll(async (t) => {
-      const turn = Number(t.ref.split(':').at(-1));
-      const made = await requestJson('POST', `${server.base}/v1/memories`, {
-        headers,
-        body: {
-          brain_id: brains.get(t.conv),
-          content: t.text,
-          speaker: t.speaker,
-          ...(withoutSessions ? {} : { session_id: `D${t.session}`, occurred_at: occurredAt(t.date, turn) }),
-        },
-      });
-      idToRef.set(made.data.id, t.ref);
-    });
+    let loadedData = kept?.manifest;
+    if (!loadedData) {
+      loadedData = await load(server, headers, turns, options);
+      if (kept) {
+        // Kept once the server that wrote it has closed the file, then served again.
+        await server.stop();
+        kept.keep(loadedData);
+        server = await startSnapgraph({ databaseUrl: db.databaseUrl });
+      }
+    }
+    const { brains, idToRef } = loadedData;
     const loaded = (Date.now() - started) / 1000;
     const answers = new Map();
     const timings = [];
@@ -134,21 +166,23 @@ async function runBackend(backend, turns, questions, { withoutSessions, unordere
       const t0 = performance.now();
       const found = await requestJson('POST', `${server.base}/v1/memories/search`, {
         headers,
-        body: { query: q.q, brain_id: brains.get(q.conv), limit: 10 },
+        body: { query: q.q, brain_id: brains[q.conv], limit: options.depth },
       });
       timings.push(performance.now() - t0);
       answers.set(
         q.qid,
-        found.data.map((m) => idToRef.get(m.id)),
+        found.data.map((m) => idToRef[m.id]),
       );
     });
     timings.sort((a, b) => a - b);
     const p95 = timings[Math.floor(timings.length * 0.95)];
     console.error(
-      `${backend}: loaded ${turns.length} turns in ${loaded.toFixed(1)} s; search p95 ${p95.toFixed(1)} ms`,
+      `${backend}: ${kept && !kept.fresh ? 'kept load of' : 'loaded'} ${turns.length} turns in ${loaded.toFixed(1)} s; ` +
+        `search p95 ${p95.toFixed(1)} ms`,
     );
+    if (options.dump) dumpAnswers(options.dump, questions, answers);
     const how = (withoutSessions ? ', speaker and content only' : '') + (unordered ? ', unordered writes' : '');
-    return scoreTable(`Snapgraph (${backend}${how})`, questions, (q) => answers.get(q.qid) ?? []);
+    return scoreTable(`Snapgraph (${backend}${how})`, questions, (q) => (answers.get(q.qid) ?? []).slice(0, 10));
   } finally {
     await server.stop();
     db.cleanup();

@@ -124,6 +124,12 @@ export interface MemoryStore {
    */
   termStats(brainId: string, terms: readonly string[], cap: number): Promise<{ size: number; df: number[] }>;
   /**
+   * The lengths (characters of content) of the brain's newest up to `newest` memories: how many,
+   * their mean and the mean of their squares (memory ranking's length normalisation reads how
+   * much they vary).
+   */
+  contentLengths(brainId: string, newest: number): Promise<{ n: number; mean: number; meanSquare: number }>;
+  /**
    * For each of `anchors` that has a session: the up to `n` memories of its brain and session
    * just before it and the up to `n` just after it by (occurred_at, id), oldest first, keyed by
    * the anchor's id.

@@ -1,5 +1,6 @@
 import type { Memory } from '../../model.js';
 import { statementOf, type ValueKind } from './supersession/statement.js';
+import type { BrainLengths } from './length-norm.js';
 
 /**
  * A question that asks for a kind of value — when (a date or a time), how much or how many (a
@@ -28,15 +29,38 @@ export function askedKinds(query: string): Set<ValueKind> {
   return kinds;
 }
 
-/** Raises the relevance of the hits that give a value the query asks for, and sorts them again. */
-export function answerKindFirst<T extends { memory: Memory; relevance: number }>(query: string, hits: T[]): T[] {
+/**
+ * The raise of a memory that gives an asked kind of value: less for one longer than the brain's
+ * mean, normalised as a neighbour's lift is (ranking.ts, with b²): a long memory holds some
+ * date, number or name by chance (an assistant's long answer holds several), a short one that
+ * holds one gives it.
+ */
+function raiseOf(memory: Memory, { b, meanChars }: BrainLengths): number {
+  const lb = b * b;
+  return ANSWER_KIND_SHARE / Math.max(1, 1 - lb + (lb * memory.content.length) / meanChars);
+}
+
+/**
+ * Raises the relevance of the hits that give a value the query asks for, and sorts them again.
+ * `hits` come best first; only those that can reach the first `page` once raised are read (a
+ * statement of a long memory costs about a millisecond to read), the others keep their place.
+ */
+export function answerKindFirst<T extends { memory: Memory; relevance: number }>(
+  query: string,
+  hits: T[],
+  page: number,
+  lengths: BrainLengths,
+): T[] {
   const kinds = askedKinds(query);
   if (kinds.size === 0 || hits.length === 0) return hits;
+  // A hit below this stays below the page's last, raised or not.
+  const floor = hits.length > page ? (hits[page - 1] as T).relevance / (1 + ANSWER_KIND_SHARE) : -Infinity;
   const raised = hits.map((hit) => {
+    if (hit.relevance < floor) return hit;
     const { values, question } = statementOf(hit.memory.content);
     // A question gives no value, whatever it names ("Can everyone review it by Friday?").
     const answers = !question && [...kinds].some((kind) => values[kind].size > 0);
-    return answers ? { ...hit, relevance: hit.relevance * (1 + ANSWER_KIND_SHARE) } : hit;
+    return answers ? { ...hit, relevance: hit.relevance * (1 + raiseOf(hit.memory, lengths)) } : hit;
   });
   return raised.sort((a, b) => b.relevance - a.relevance);
 }

@@ -11,6 +11,7 @@ import { settleArrival } from './supersession/arrival.js';
 import { asItStood, checkedReplacement, versionsOf } from './supersession/versions.js';
 import { standingWindow } from './window.js';
 import { forgetAllBrains, wroteTo } from './term-counts.js';
+import { forgetAllLengths, lengthsWrittenTo } from './length-norm.js';
 
 export { MEMORY_LIMITS, MEMORY_READ_ONLY_FIELDS } from './fields.js';
 export { promoteMemory, type PromotionResult } from './promote.js';
@@ -46,6 +47,7 @@ export async function rememberMemory(domain: Domain, principal: Principal, input
   };
   await domain.store.memories.insert(principal.accountId, memory);
   wroteTo(domain.store.memories, brainId);
+  lengthsWrittenTo(domain.store.memories, brainId);
   return settleArrival(domain, principal.accountId, memory);
 }
 
@@ -122,6 +124,7 @@ export async function updateMemory(
     throw notFound('memory');
   }
   wroteTo(store, updated.brain_id);
+  lengthsWrittenTo(store, updated.brain_id);
   await restampReplaced(domain, principal.accountId, updated, now);
   return updated;
 }
@@ -147,6 +150,7 @@ export async function memoryHistory(domain: Domain, principal: Principal, id: st
 export async function deleteMemory(domain: Domain, principal: Principal, id: string): Promise<void> {
   if (!(await domain.store.memories.delete(principal.accountId, id))) throw notFound('memory');
   forgetAllBrains(domain.store.memories); // the memory's brain is not read back; deletes are rare
+  forgetAllLengths(domain.store.memories);
 }
 
 export { searchMemories, type MemorySearchInput } from './search.js';

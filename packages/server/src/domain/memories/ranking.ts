@@ -3,6 +3,7 @@ import type { MemoryFilters } from '../../store/memory-store.js';
 import type { ParsedQuery } from '../search/query.js';
 import { stem } from '../../porter2.js';
 import { isBefore } from './neighbours.js';
+import type { BrainLengths } from './length-norm.js';
 import { bagOf, FIELD_WEIGHTS, idfOf, STOP_WORDS, type Bag } from '../../memory-words.js';
 
 export { bagOf, forEachStem, idfOf, NO_WORDS, type Bag } from '../../memory-words.js';
@@ -20,12 +21,10 @@ export const MEMORY_RANKING = {
   pool: 30,
   poolWithoutIdf: 60,
   /**
-   * Okapi BM25. Turns of a conversation are short and much alike in length: a low `b` keeps a
-   * long turn that says the thing from losing to a short one that only names it, and a low
-   * `k1` makes a second mention of a word add little.
+   * Okapi BM25: a low `k1` makes a second mention of a word add little. Its `b` is the brain's
+   * own, from how much its memories' lengths vary (length-norm.ts).
    */
   k1: 0.6,
-  b: 0.2,
   /** A word in the speaker counts twice a word in the content (questions name people); in a tag, as much. */
   speakerWeight: FIELD_WEIGHTS.speaker,
   tagWeight: FIELD_WEIGHTS.tag,
@@ -52,27 +51,14 @@ export const MEMORY_RANKING = {
 
 /**
  * Words that frame a question rather than say what it is about ("What kind of…", "Would she
- * likely…", "When did they mention…"): they match turns at random. Stems, as compared.
+ * likely…", "When did they mention…"): they match turns at random. Stems, as compared. Words of
+ * time, frequency and amount ("recent", "often", "many") are not among them: the turn that
+ * answers says them too ("my recent trip", "I see her every week").
  */
 const QUESTION_WORDS = new Set(
-  [
-    'likely',
-    'kind',
-    'type',
-    'think',
-    'ever',
-    'something',
-    'thing',
-    'mention',
-    'say',
-    'talk',
-    'recent',
-    'happen',
-    'many',
-    'often',
-    'does',
-    'would',
-  ].map(stem),
+  ['likely', 'kind', 'type', 'think', 'ever', 'something', 'thing', 'mention', 'say', 'talk', 'does', 'would'].map(
+    stem,
+  ),
 );
 
 export interface RankedMemory {
@@ -112,7 +98,8 @@ export function rankedTerms(query: ParsedQuery): Map<string, string> | undefined
 
 /**
  * Ranks the store's text matches (`pool`, best first by the store's relevance) for a query:
- * BM25 over content, speaker and tags with the brain's document frequencies, then every turn
+ * BM25 over content, speaker and tags with the brain's document frequencies and length
+ * normalisation `b`, then every turn
  * near one of the best lifted by it. A
  * turn next to a strong match enters the results even without a query word, when it passes the
  * search's filters. Best first; ties keep the pool's order.
@@ -122,14 +109,16 @@ export async function rankMemories(
   pool: readonly Memory[],
   filters: MemoryFilters,
   reads: RankingReads,
+  lengths: BrainLengths,
 ): Promise<RankedMemory[]> {
+  const { b } = lengths;
   const stats = await reads.termStats([...terms.values()]);
   const weights = new Map<string, number>();
   [...terms.keys()].forEach((term, i) => weights.set(term, idfOf(stats.size, stats.df[i] ?? 0)));
   const bags = new Map(pool.map((m) => [m.id, reads.bagOf?.(m) ?? bagOf(m)]));
   const meanLength = Math.max(1, [...bags.values()].reduce((sum, bag) => sum + bag.length, 0) / Math.max(1, bags.size));
   const bm25 = (bag: Bag): number => {
-    const { k1, b } = MEMORY_RANKING;
+    const { k1 } = MEMORY_RANKING;
     let score = 0;
     for (const [term, weight] of weights) {
       const tf = bag.counts.get(term) ?? 0;
@@ -159,7 +148,7 @@ export async function rankMemories(
     for (const [term, weight] of feedback) weights.set(term, weight);
     score();
   }
-  await liftByNeighbours(ranked, filters, reads, bm25, holdsQueryTerm);
+  await liftByNeighbours(ranked, filters, reads, bm25, holdsQueryTerm, lengths);
   return [...ranked.values()].sort((a, b) => b.relevance - a.relevance);
 }
 
@@ -210,7 +199,8 @@ export const NEIGHBOUR_REACH = 2;
 
 /**
  * The turns one and two places from each of the best matches gain a share of its score (the
- * most any neighbour gives). Only the best are read around: a weak match lifts little.
+ * most any neighbour gives), less for a turn longer than the brain's mean. Only the best are
+ * read around: a weak match lifts little.
  */
 async function liftByNeighbours(
   ranked: Map<string, RankedMemory>,
@@ -218,6 +208,7 @@ async function liftByNeighbours(
   reads: RankingReads,
   bm25: (bag: Bag) => number,
   holdsQueryTerm: (bag: Bag) => boolean,
+  { b, meanChars }: BrainLengths,
 ): Promise<void> {
   const R = MEMORY_RANKING;
   const sources = [...ranked.values()]
@@ -236,7 +227,13 @@ async function liftByNeighbours(
     turns.forEach((turn, i) => {
       const distance = i < at ? at - i : i - at + 1;
       const share = distance === 1 ? R.neighbourShare : R.neighbourShare * R.secondNeighbourPart;
-      const gain = share * source.relevance;
+      // A neighbour longer than the brain's mean gains less: a long answer beside the statement
+      // of a fact says much else. Normalised with b² (b: length-norm.ts), so that length counts
+      // only where lengths vary much (b² about 0.06 among a chat's turns, 1 beside an
+      // assistant's answers); a short reply gains no more than the share.
+      const lb = b * b;
+      const norm = 1 - lb + (lb * turn.content.length) / meanChars;
+      const gain = (share * source.relevance) / Math.max(1, norm);
       if (gain <= 0) return;
       lift.set(turn.id, Math.max(lift.get(turn.id) ?? 0, gain));
       if (!ranked.has(turn.id) && passes(turn, filters)) {

@@ -9,6 +9,7 @@ import { currentVersionsFirst } from './supersession/in-search.js';
 import { standingWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
 import { termCounts } from './term-counts.js';
+import { brainLengths } from './length-norm.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
 import { idfOf, MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
@@ -72,7 +73,7 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
   const wanted = meaning.view ? limit + RANKING.spare : limit;
   const text = await textRanked(domain, search, wanted);
   const { total, broughtIn } = text;
-  const hits = answerKindFirst(query, text.hits);
+  const hits = answerKindFirst(query, text.hits, wanted, await brainLengths(domain.store.memories, search.brainId));
   if (!meaning.view) {
     const best = hits[0]?.relevance ?? 0;
     const data = hits.slice(0, limit).map(({ memory, relevance, matchesText }) => {
@@ -96,9 +97,10 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
   const words = terms && store.wordIndex && byWordIndexAllowed(search) ? store.wordIndex(search.brainId) : undefined;
   const indexed = terms && words && (await byWordIndex(domain, words, search, terms, wanted));
   if (indexed) return indexed;
+  const lengths = terms && (await brainLengths(store, search.brainId));
   const pool = store.relevanceHasIdf ? MEMORY_RANKING.pool : MEMORY_RANKING.poolWithoutIdf;
   const found = await store.search({ ...search, limit: terms ? Math.max(wanted, pool) : wanted });
-  if (!terms || found.hits.length === 0) {
+  if (!terms || !lengths || found.hits.length === 0) {
     return { hits: found.hits.map((hit) => ({ ...hit, matchesText: true })), total: found.total, broughtIn: 0 };
   }
   const hits = await rankMemories(
@@ -109,6 +111,7 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
       termStats: (words) => termCounts(store, search.brainId, words, MEMORY_RANKING.dfCap),
       around: (anchors, n) => conversationNeighbours(store, search.brainId, anchors, n),
     },
+    lengths,
   );
   return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
 }
@@ -129,7 +132,9 @@ async function byWordIndex(
 ): Promise<{ hits: RankedMemory[]; total: number; broughtIn: number } | undefined> {
   const df = words.df([...terms.values()]);
   const weights = new Map([...terms.keys()].map((term, i) => [term, idfOf(words.size, df[i] ?? 0)]));
-  const { k1, b } = MEMORY_RANKING;
+  const { k1 } = MEMORY_RANKING;
+  const lengths = await brainLengths(domain.store.memories, search.brainId);
+  const { b } = lengths;
   const best = words.best(weights, search.memoryType, Math.max(wanted, MEMORY_RANKING.pool), { k1, b });
   if (best.keys.length === 0) return undefined;
   const rows = words.memories(best.keys);
@@ -140,39 +145,45 @@ async function byWordIndex(
     return memory ?? [];
   });
   const total = words.countMatches(search);
-  const hits = await rankMemories(terms, pool, search, {
-    termStats: async (list) => ({ size: words.size, df: words.df(list) }),
-    stemStats: (stems) => ({ size: words.size, df: words.dfOfStems(stems) }),
-    bagOf: (memory) => {
-      const key = keyOf.get(memory.id);
-      return key === undefined ? undefined : words.bagOfKey(key);
-    },
-    around: async (anchors, n) => {
-      // The turns around each anchor: kept by the index since the brain last changed, or read.
-      const around = new Map<string, Memory[]>();
-      const unread: Memory[] = [];
-      for (const anchor of anchors) {
-        const kept = n === NEIGHBOUR_REACH ? words.keptTurns(anchor.id) : undefined;
-        if (!kept) unread.push(anchor);
-        else {
-          around.set(anchor.id, kept.turns);
-          for (const [id, key] of kept.keys) keyOf.set(id, key);
+  const hits = await rankMemories(
+    terms,
+    pool,
+    search,
+    {
+      termStats: async (list) => ({ size: words.size, df: words.df(list) }),
+      stemStats: (stems) => ({ size: words.size, df: words.dfOfStems(stems) }),
+      bagOf: (memory) => {
+        const key = keyOf.get(memory.id);
+        return key === undefined ? undefined : words.bagOfKey(key);
+      },
+      around: async (anchors, n) => {
+        // The turns around each anchor: kept by the index since the brain last changed, or read.
+        const around = new Map<string, Memory[]>();
+        const unread: Memory[] = [];
+        for (const anchor of anchors) {
+          const kept = n === NEIGHBOUR_REACH ? words.keptTurns(anchor.id) : undefined;
+          if (!kept) unread.push(anchor);
+          else {
+            around.set(anchor.id, kept.turns);
+            for (const [id, key] of kept.keys) keyOf.set(id, key);
+          }
         }
-      }
-      if (unread.length === 0) return around;
-      const read = await conversationNeighbours(domain.store.memories, search.brainId, unread, n);
-      // Their bags from the index too (tokenizing them cost more than this look-up).
-      const ids = [...read.values()].flatMap((turns) => turns.map((t) => t.id)).filter((id) => !keyOf.has(id));
-      if (ids.length > 0) for (const [id, key] of words.keysOf(ids)) keyOf.set(id, key);
-      for (const anchor of unread) {
-        const turns = read.get(anchor.id) ?? [];
-        around.set(anchor.id, turns);
-        const keys = new Map(turns.flatMap((t) => (keyOf.has(t.id) ? [[t.id, keyOf.get(t.id) as number]] : [])));
-        if (n === NEIGHBOUR_REACH) words.keepTurns(anchor.id, { turns, keys });
-      }
-      return around;
+        if (unread.length === 0) return around;
+        const read = await conversationNeighbours(domain.store.memories, search.brainId, unread, n);
+        // Their bags from the index too (tokenizing them cost more than this look-up).
+        const ids = [...read.values()].flatMap((turns) => turns.map((t) => t.id)).filter((id) => !keyOf.has(id));
+        if (ids.length > 0) for (const [id, key] of words.keysOf(ids)) keyOf.set(id, key);
+        for (const anchor of unread) {
+          const turns = read.get(anchor.id) ?? [];
+          around.set(anchor.id, turns);
+          const keys = new Map(turns.flatMap((t) => (keyOf.has(t.id) ? [[t.id, keyOf.get(t.id) as number]] : [])));
+          if (n === NEIGHBOUR_REACH) words.keepTurns(anchor.id, { turns, keys });
+        }
+        return around;
+      },
     },
-  });
+    lengths,
+  );
   return { hits, total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
 }
 

@@ -54,6 +54,9 @@ export const MEMORY_SQL = {
   memoryAmong: `SELECT ${COLUMNS}, search_vector @@ q.query AS matches_text FROM memories, ${QUERY}
     WHERE ${SEARCH_FILTERS} AND id = ANY($10::text[])`,
   memoryBrainSize: 'SELECT count(*)::int AS n FROM memories WHERE brain_id = $1',
+  memoryContentLengths: `SELECT count(*)::int AS n, avg(l)::float8 AS mean, avg(l * l)::float8 AS square
+    FROM (SELECT length(content)::float8 AS l FROM memories WHERE brain_id = $1
+      ORDER BY created_at DESC, id DESC LIMIT $2) newest`,
   memoryTermCount: `SELECT count(*)::int AS n FROM (SELECT 1 FROM memories
     WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
   memoryBefore: `SELECT ${COLUMNS} FROM memories WHERE ${SESSION} AND (occurred_at, id) < ($3, $4)
@@ -214,6 +217,16 @@ export class PostgresMemoryStore implements MemoryStore {
       ),
     ]);
     return { size: size as number, df: df as number[] };
+  }
+
+  async contentLengths(brainId: string, newest: number) {
+    const row = (
+      await this.query<{ n: number; mean: number | null; square: number | null }>('memoryContentLengths', [
+        brainId,
+        newest,
+      ])
+    ).rows[0];
+    return { n: row?.n ?? 0, mean: row?.mean ?? 0, meanSquare: row?.square ?? 0 };
   }
 
   async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {

@@ -159,6 +159,10 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.reads.termStats(brainId, terms, cap);
   }
 
+  contentLengths(brainId: string, newest: number) {
+    return this.reads.contentLengths(brainId, newest);
+  }
+
   sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
     return this.reads.sessionContext(brainId, anchors, n);
   }

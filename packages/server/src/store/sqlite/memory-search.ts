@@ -89,6 +89,10 @@ export class SqliteMemorySearch {
       brainSize: prepared<{ n: number }>(
         'SELECT coalesce(max(rowid) - @lo, 0) AS n FROM memory_search_rows WHERE rowid BETWEEN @lo AND @hi',
       ),
+      contentLengths: prepared<{ n: number; mean: number | null; square: number | null }>(
+        `SELECT count(*) AS n, avg(l) AS mean, avg(l * l) AS square FROM (SELECT length(content) AS l FROM memories
+           WHERE brain_id = @brain_id ORDER BY created_at DESC, id DESC LIMIT @newest)`,
+      ),
       // The first @cap matches in rowid order (FTS5's own), and the rowid where they end.
       termCount: prepared<{ n: number; last: number | null }>(
         `SELECT count(*) AS n, max(rowid) AS last FROM (SELECT rowid FROM memory_search
@@ -217,6 +221,11 @@ export class SqliteMemorySearch {
       });
       return { size, df };
     })();
+  }
+
+  async contentLengths(brainId: string, newest: number) {
+    const row = this.stmt.contentLengths().get({ brain_id: brainId, newest });
+    return { n: row?.n ?? 0, mean: row?.mean ?? 0, meanSquare: row?.square ?? 0 };
   }
 
   async sessionContext(brainId: string, anchors: readonly Memory[], n: number) {
