@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Memory } from '../../../model.js';
 import type { Domain } from '../../context.js';
 import { parseQuery, isEmptyQuery } from '../../search/query.js';
@@ -48,10 +49,17 @@ export async function settleArrival(domain: Domain, accountId: string, arrived: 
   return settled ?? arrived;
 }
 
-/** Settles each arrival in turn, oldest first (ingest and import bring several at once). */
+/**
+ * Settles each arrival in turn, oldest first (ingest and import bring several at once), a turn
+ * of the event loop after each: SQLite answers a search synchronously, and a memory that
+ * replaces nothing writes nothing, so without one the 9,700 searches of a 1 MB ingest's
+ * memories (each over its whole brain) held the loop for minutes (docs/performance.md, "Large
+ * writes beside small ones").
+ */
 export async function settleArrivals(domain: Domain, accountId: string, arrived: Memory[]): Promise<Memory[]> {
   const settled = new Map<string, Memory>();
   for (const memory of [...arrived].sort((a, b) => (occursAfter(a, b) ? 1 : -1))) {
+    await setImmediate();
     settled.set(memory.id, await settleArrival(domain, accountId, memory));
   }
   return arrived.map((m) => settled.get(m.id) ?? m);
