@@ -74,7 +74,12 @@ async function matchesOf(domain: Domain, arrived: Memory): Promise<Memory[]> {
   const own = statementOf(arrived.content);
   const query = parseQuery(arrived.content);
   if (isEmptyQuery(query)) return [];
-  const found = await domain.store.memories.search({ brainId: arrived.brain_id, query, limit: CANDIDATES + 1 });
+  const found = await domain.store.memories.search({
+    brainId: arrived.brain_id,
+    query,
+    limit: CANDIDATES + 1,
+    uncounted: true,
+  });
   const candidates = found.hits.map((h) => h.memory).filter((m) => m.id !== arrived.id);
   if (candidates.length === 0) return [];
   const read = (m: Pick<Memory, 'content'>) => (m.content === arrived.content ? own : statementOf(m.content));
