@@ -26,6 +26,11 @@ export interface MemorySearch extends MemoryFilters {
   brainId: string;
   query: ParsedQuery;
   limit: number;
+  /**
+   * The caller reads the hits only (supersession's candidates): the matches are not counted and
+   * `total` is 0. Counting walks every match again, once per arrival of a large ingest.
+   */
+  uncounted?: boolean | undefined;
 }
 
 /**

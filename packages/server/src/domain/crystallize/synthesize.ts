@@ -4,6 +4,7 @@ import { PROPOSED_TEXT_FIELDS } from './proposal.js';
 import { CandidateSearch } from '../linking/candidates.js';
 import { SimilarSets } from './similar-sets.js';
 import { wordCosine, wordSet } from '../linking/resemblance.js';
+import { mapInTurns } from '../turns.js';
 
 /**
  * Two insights whose name and core share this much of their distinctive words (the linker's
@@ -56,7 +57,8 @@ export async function dropKnown(
   search = new CandidateSearch(domain, brainId),
 ): Promise<ProposedSnapshot[]> {
   const known = await Promise.all(
-    proposals.map(async (proposal) => {
+    // Each search is queued at once (CandidateSearch runs a few at a time); queuing 12,000 is work too.
+    await mapInTurns(proposals, async (proposal) => {
       const matches = await search.bestMatches(
         { ...proposal, one_liner: proposal.one_liner ?? null, brain_id: brainId },
         false,

@@ -18,6 +18,7 @@ import { compute } from '../compute/index.js';
 import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { MEMORY_LIMITS, settleArrivals } from '../memories/index.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots/index.js';
+import { mapInTurns, turnAfterRows } from '../turns.js';
 import type { CalendarDate, ExtractedMemory, TextFormat } from '../extraction/index.js';
 
 /** The most text one ingestion takes (characters); the body limit of the route allows it. */
@@ -89,7 +90,7 @@ async function ingestInto(
   const { proposals } = await proposeFromText(domain, brainId, content, { ...options, search, format: input.format });
   const now = domain.clock.now();
   const ingestionId = newId('ing', now);
-  const snapshots = proposals.map((p) =>
+  const snapshots = await mapInTurns(proposals, (p) =>
     newSnapshot(
       {
         ...p,
@@ -104,7 +105,7 @@ async function ingestInto(
   const found = input.extract_memories
     ? await compute(domain, 'extractMemories', [content, input.format], options.signal)
     : [];
-  const memories = memoriesOf(found, brainId, tags, now);
+  const memories = await memoriesOf(found, brainId, tags, now);
   const autoEdges =
     input.auto_link === false || snapshots.length === 0 ? [] : await proposeEdgesForNew(domain, snapshots, search);
   options.signal?.throwIfAborted();
@@ -146,12 +147,13 @@ function occurredAt(date: CalendarDate, now: number): string {
   return new Date(time).getUTCDate() === date.day ? isoTime(time) : isoTime(now);
 }
 
-/** The built-in extractor's memories of the text, made valid, each once, with the body's tags. */
-function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[], now: number): Memory[] {
+/** The built-in extractor's memories of the text, made valid, each once, with the body's tags; a megabyte's in turns. */
+async function memoriesOf(extracted: ExtractedMemory[], brainId: string, tags: string[], now: number) {
   const at = isoTime(now);
   const seen = new Set<string>();
   const memories: Memory[] = [];
-  for (const found of extracted) {
+  for (const [i, found] of extracted.entries()) {
+    await turnAfterRows(i);
     const text = clip(found.content, MEMORY_LIMITS.content);
     if (text === undefined || seen.has(text)) continue;
     seen.add(text);

@@ -1,6 +1,7 @@
 import { ENTRY_TYPES, type EntryType } from '../../model.js';
 import type { ChatUsage } from '../../providers/index.js';
 import { compute } from '../compute/index.js';
+import { turnAfterRows } from '../turns.js';
 import type { Domain } from '../context.js';
 import { clip } from '../crystallize/index.js';
 import type { TextFormat } from '../extraction/index.js';
@@ -75,7 +76,7 @@ export async function extractEntries(
       options.signal,
     );
     progress(1, 1);
-    return { entries: clean(entries), usage: { tokensIn: 0, tokensOut: 0 } };
+    return { entries: await clean(entries), usage: { tokensIn: 0, tokensOut: 0 } };
   }
   const about = `${source.source_type} "${source.title}"${source.author ? ` by ${source.author}` : ''}${
     source.domain ? ` (domain: ${source.domain})` : ''
@@ -96,14 +97,16 @@ export async function extractEntries(
     }),
     progress,
   );
-  return { entries: clean(answers.flatMap((a) => a.entries)), usage };
+  return { entries: await clean(answers.flatMap((a) => a.entries)), usage };
 }
 
-/** Valid entries only, each once (the same type, title and content twice is one entry). */
-function clean(raw: unknown[]): ProposedEntry[] {
+/** Valid entries only, each once (the same type, title and content twice is one entry); a megabyte's in turns. */
+async function clean(raw: unknown[]): Promise<ProposedEntry[]> {
   const seen = new Set<string>();
   const out: ProposedEntry[] = [];
-  for (const item of raw as { entry_type?: unknown; title?: unknown; content?: unknown; section?: unknown }[]) {
+  const items = raw as { entry_type?: unknown; title?: unknown; content?: unknown; section?: unknown }[];
+  for (const [i, item] of items.entries()) {
+    await turnAfterRows(i);
     const content = clip(item?.content, ENTRY_LIMITS.content);
     const title = clip(item?.title, ENTRY_LIMITS.title) ?? (content && clip(content, 80));
     const entryType = ENTRY_TYPES.includes(item?.entry_type as EntryType) ? (item.entry_type as EntryType) : 'concept';

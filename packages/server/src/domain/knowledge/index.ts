@@ -25,6 +25,7 @@ import { CandidateSearch, proposeEdgesForNew } from '../linking/index.js';
 import { parseQuery } from '../search/query.js';
 import { scoredByText } from '../search/ranking.js';
 import { newSnapshot, SNAPSHOT_LIMITS } from '../snapshots/index.js';
+import { mapInTurns } from '../turns.js';
 import { extractEntries, type ProposedEntry } from './extract.js';
 
 export { ENTRY_LIMITS } from './extract.js';
@@ -142,7 +143,7 @@ async function ingestInto(
   const at = isoTime(now);
   const sourceId = newId('src', now);
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()))];
-  const entries = proposed.map((e): KnowledgeEntry => ({
+  const entries = await mapInTurns(proposed, (e): KnowledgeEntry => ({
     id: newId('ske', now),
     brain_id: brainId,
     source_id: sourceId,
@@ -166,12 +167,12 @@ async function ingestInto(
       await compute(
         domain,
         'mergeNearDuplicates',
-        [proposed.map((e) => asSnapshot(e, tags, domainName, sourceLine(title, author)))],
+        [await mapInTurns(proposed, (e) => asSnapshot(e, tags, domainName, sourceLine(title, author)))],
         options.signal,
       ),
       search,
     );
-    snapshots = fresh.map((fields) =>
+    snapshots = await mapInTurns(fresh, (fields) =>
       newSnapshot(
         { ...fields, source: fields.source ?? sourceLine(title, author) },
         brainId,

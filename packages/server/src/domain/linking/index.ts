@@ -8,6 +8,7 @@ import { compute } from '../compute/index.js';
 import { CandidateSearch } from './candidates.js';
 import { proposeLinks, type Proposal } from './proposals.js';
 import { LINK_RULES } from './rules.js';
+import { mapInTurns, turnAfterRows } from '../turns.js';
 
 export { CandidateSearch, type Side } from './candidates.js';
 export { LINK_RULES } from './rules.js';
@@ -63,7 +64,13 @@ export async function proposeEdgesForNew(
     // SQLite answers synchronously: without a turn of the loop, a long run would hold it.
     await setImmediate();
   }
-  const texts = snapshots.map(({ id, name, core, one_liner, tags }) => ({ id, name, core, one_liner, tags }));
+  const texts = await mapInTurns(snapshots, ({ id, name, core, one_liner, tags }) => ({
+    id,
+    name,
+    core,
+    one_liner,
+    tags,
+  }));
   const among = await compute(domain, 'linkAmongNew', [texts, options.minScore]);
   among.forEach((own, i) => (proposals[i] ??= []).push(...own));
   const later = snapshots.slice(LINK_RULES.runMaxLinked).map((s) => s.id);
@@ -72,7 +79,8 @@ export async function proposeEdgesForNew(
   const now = domain.clock.now();
   const pairs = new Set<string>();
   const edges: Edge[] = [];
-  for (const own of proposals) {
+  for (const [i, own] of proposals.entries()) {
+    await turnAfterRows(i);
     const best = own.sort((x, y) => y.score - x.score || x.target_id.localeCompare(y.target_id));
     for (const p of best.slice(0, options.limit)) {
       const pair = [p.source_id, p.target_id].sort().join(' ');

@@ -15,8 +15,11 @@ import { queueJob, wantsAsync } from '../jobs.js';
 import { IdParamsOf } from '../schemas/common.js';
 import { created, responses } from '../schemas/responses.js';
 import { JobAcceptedEnvelope } from '../schemas/job.js';
+import { sendInTurns } from '../answer-in-turns.js';
+import { EdgeSchema } from '../schemas/edge.js';
 import {
   EntryEnvelope,
+  EntrySchema,
   EntryUpdateBody,
   KnowledgeIngestBody,
   KnowledgeIngestEnvelope,
@@ -26,7 +29,7 @@ import {
   SourceListEnvelope,
   SourceListQuery,
 } from '../schemas/knowledge.js';
-import { SnapshotDeleted } from '../schemas/snapshot.js';
+import { SnapshotDeleted, SnapshotSchema } from '../schemas/snapshot.js';
 
 const tags = ['knowledge'];
 const SourceParams = IdParamsOf('knowledge source', 'src_01JDQ8Z2X4M3N5P7Q9R1S3T5V7');
@@ -63,10 +66,12 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       const result = await ingestKnowledge(app.domain, request.principal, request.body);
-      return reply
-        .code(201)
-        .header('location', `${app.prefix}/specific-knowledge/sources/${result.data.source_id}`)
-        .send(result);
+      reply.code(201).header('location', `${app.prefix}/specific-knowledge/sources/${result.data.source_id}`);
+      return sendInTurns(reply, result.data, [
+        { key: 'entries', items: EntrySchema },
+        { key: 'snapshots', items: SnapshotSchema },
+        { key: 'edges', items: EdgeSchema },
+      ]);
     },
   );
 

@@ -186,7 +186,7 @@ export class PostgresMemoryStore implements MemoryStore {
     const values = [search.brainId, parts, ...searchFilters(search)];
     const [rows, count] = await Promise.all([
       this.query<Memory & { relevance: number }>('memorySearch', [...values, search.limit]),
-      this.query<{ n: number }>('memorySearchCount', values),
+      search.uncounted ? { rows: [{ n: 0 }] } : this.query<{ n: number }>('memorySearchCount', values),
     ]);
     return {
       hits: rows.rows.map(({ relevance, ...memory }) => ({ memory, relevance })),

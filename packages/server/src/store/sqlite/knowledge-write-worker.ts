@@ -1,6 +1,7 @@
 // Writes a large run (KnowledgeWrite) in slices (writeInSlices) on a connection of its own, off
 // the event loop that answers requests: see OffThreadWrites.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { KnowledgeWrite } from '../knowledge-store.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteKnowledgeStore } from './knowledge.js';
 import type { WriteAnswer, WriteRequest } from './knowledge-write-messages.js';
@@ -17,7 +18,7 @@ parentPort?.on('message', (request: WriteRequest) => {
     parentPort?.close();
     return;
   }
-  writeInSlices(db, store, request.accountId, request.write).then(
+  writeInSlices(db, store, request.accountId, JSON.parse(request.writeJson) as KnowledgeWrite).then(
     ({ edges }) => parentPort?.postMessage({ id: request.id, edges } satisfies WriteAnswer),
     (error: Error & { code?: string }) =>
       parentPort?.postMessage({

@@ -177,7 +177,7 @@ export class SqliteMemorySearch {
         : search.memoryType === undefined
           ? [this.stmt.countMatchesAnyType(), this.stmt.topMatchesAnyType()]
           : [this.stmt.countMatches(), this.stmt.topMatches()];
-      const total = count.get(scope)?.n ?? 0;
+      const total = search.uncounted ? 0 : (count.get(scope)?.n ?? 0);
       const top = ranked.all({ ...scope, limit: search.limit });
       const rows = new Map(
         this.stmt

@@ -1,3 +1,4 @@
+import { stringifyInTurns } from '../../json-in-turns.js';
 import { moduleWorker } from '../../module-worker.js';
 import type { Edge } from '../../model.js';
 import type { KnowledgeWrite } from '../knowledge-store.js';
@@ -35,7 +36,7 @@ export function rowsOf(write: KnowledgeWrite): number {
  * starts at the first large write and stays.
  */
 export class OffThreadWrites {
-  private readonly calls: WorkerCalls<{ accountId: string; write: KnowledgeWrite }, { edges: unknown[] }>;
+  private readonly calls: WorkerCalls<{ accountId: string; writeJson: string }, { edges: unknown[] }>;
 
   constructor(path: string, options: SqliteOptions) {
     this.calls = new WorkerCalls(
@@ -44,8 +45,9 @@ export class OffThreadWrites {
     );
   }
 
+  /** The write is sent as JSON made in turns of the event loop (stringifyInTurns says why). */
   async write(accountId: string, write: KnowledgeWrite): Promise<{ edges: Edge[] }> {
-    const { edges } = await this.calls.call({ accountId, write });
+    const { edges } = await this.calls.call({ accountId, writeJson: await stringifyInTurns(write) });
     return { edges: edges as Edge[] };
   }
 

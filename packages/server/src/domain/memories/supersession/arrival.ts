@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Memory } from '../../../model.js';
 import type { Domain } from '../../context.js';
 import { parseQuery, isEmptyQuery } from '../../search/query.js';
@@ -48,10 +49,17 @@ export async function settleArrival(domain: Domain, accountId: string, arrived: 
   return settled ?? arrived;
 }
 
-/** Settles each arrival in turn, oldest first (ingest and import bring several at once). */
+/**
+ * Settles each arrival in turn, oldest first (ingest and import bring several at once), a turn
+ * of the event loop after each: SQLite answers a search synchronously, and a memory that
+ * replaces nothing writes nothing, so without one the 9,700 searches of a 1 MB ingest's
+ * memories (each over its whole brain) held the loop for minutes (docs/performance.md, "Large
+ * writes beside small ones").
+ */
 export async function settleArrivals(domain: Domain, accountId: string, arrived: Memory[]): Promise<Memory[]> {
   const settled = new Map<string, Memory>();
   for (const memory of [...arrived].sort((a, b) => (occursAfter(a, b) ? 1 : -1))) {
+    await setImmediate();
     settled.set(memory.id, await settleArrival(domain, accountId, memory));
   }
   return arrived.map((m) => settled.get(m.id) ?? m);
@@ -66,7 +74,12 @@ async function matchesOf(domain: Domain, arrived: Memory): Promise<Memory[]> {
   const own = statementOf(arrived.content);
   const query = parseQuery(arrived.content);
   if (isEmptyQuery(query)) return [];
-  const found = await domain.store.memories.search({ brainId: arrived.brain_id, query, limit: CANDIDATES + 1 });
+  const found = await domain.store.memories.search({
+    brainId: arrived.brain_id,
+    query,
+    limit: CANDIDATES + 1,
+    uncounted: true,
+  });
   const candidates = found.hits.map((h) => h.memory).filter((m) => m.id !== arrived.id);
   if (candidates.length === 0) return [];
   const read = (m: Pick<Memory, 'content'>) => (m.content === arrived.content ? own : statementOf(m.content));

@@ -17,11 +17,15 @@ export interface LiveTextIndexOptions {
 }
 
 /**
- * Log entries a search applies before it answers (about 0.1 ms each): with more pending, FTS5
- * answers, and they are applied off the request path, BACKGROUND_CATCH_UP at a time.
+ * Log entries a search applies before it answers (about 0.1 ms each on a quiet machine, several
+ * times that on a loaded one): with more pending, FTS5 answers, and they are applied off the
+ * request path, BACKGROUND_CATCH_UP a turn of the event loop. Each step holds the loop while it
+ * runs: a large write's thousands of rows, applied 200 a step, held it 80–140 ms a step under a
+ * CPU profile, and /healthz waited behind the steps (docs/performance.md, "Large writes beside
+ * small ones").
  */
-const REQUEST_CATCH_UP = 200;
-const BACKGROUND_CATCH_UP = 200;
+const REQUEST_CATCH_UP = 50;
+const BACKGROUND_CATCH_UP = 50;
 /** More changes than this behind, and a fresh base is built instead of applying them one by one. */
 const REBUILD_BACKLOG = 10_000;
 /** The delta is folded into a fresh base once it holds this share of the base's documents… */
