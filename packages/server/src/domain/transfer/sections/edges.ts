@@ -4,7 +4,7 @@ import type { TableShape } from '../../../store/transfer-store.js';
 import { EDGE_FIELDS, EDGE_ORIGINS, EDGE_TYPES } from '../../../fields/edge.js';
 import { fieldKinds } from '../../../fields/field.js';
 import type { Reference, Section } from '../section.js';
-import { closed, Id, OptionalText, pick, Time, Unit } from './fields.js';
+import { closed, Id, inTarget, OptionalText, pick, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
 const shape: TableShape = {
@@ -64,12 +64,9 @@ export const edgeSection: Section = {
     {
       shape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
+        ...inTarget(record, target),
         source_id: target.mapId(record.source_id as string),
         target_id: target.mapId(record.target_id as string),
-        account_id: target.accountId,
       },
     },
   ],

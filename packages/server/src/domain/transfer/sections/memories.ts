@@ -3,7 +3,7 @@ import type { TableShape } from '../../../store/transfer-store.js';
 import { fieldKinds, fieldNames } from '../../../fields/field.js';
 import { MEMORY_FIELDS, MEMORY_TYPES } from '../../../fields/memory.js';
 import type { Section } from '../section.js';
-import { closed, Id, OptionalText, pick, Text, Time } from './fields.js';
+import { closed, Id, inTarget, OptionalText, pick, Text, Time } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
 const COLUMNS = fieldNames(MEMORY_FIELDS);
@@ -63,10 +63,7 @@ export const memorySection: Section = {
     {
       shape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
-        account_id: target.accountId,
+        ...inTarget(record, target),
         occurred_at: record.occurred_at ?? record.created_at,
         session_id: record.session_id ?? null,
         promoted_to: record.promoted_to === null ? null : target.mapId(record.promoted_to as string),

@@ -6,7 +6,7 @@ import { fieldKinds } from '../../../fields/field.js';
 import { SNAPSHOT_FIELDS, SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../../fields/snapshot.js';
 import { SNAPSHOT_LIMITS } from '../../snapshots/index.js';
 import type { Section } from '../section.js';
-import { closed, Id, OptionalText, pick, Text, Time, Unit } from './fields.js';
+import { closed, Id, inTarget, OptionalText, pick, Text, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
 const shape: TableShape = {
@@ -63,10 +63,7 @@ export const snapshotSection: Section = {
     {
       shape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
-        account_id: target.accountId,
+        ...inTarget(record, target),
         // A promotion's snapshot names its memory, which the file's memories section renames
         // alike: promotion finds its snapshots by it, and promoted_to moves along them.
         source_id: promotedFrom(record) ? target.mapId(record.source_id as string) : record.source_id,
