@@ -1,78 +1,23 @@
 /**
  * The records Snapgraph stores and returns. Field names are the wire names of the API, so a
- * stored row, a domain object and a response body are the same shape.
+ * stored row, a domain object and a response body are the same shape. The four resources with
+ * most fields (snapshot, edge, brain, memory) are declared field by field in fields/, once; their
+ * types here are read from those declarations.
  */
+import type { Brain } from './fields/brain.js';
+import type { Snapshot, SnapshotTextField } from './fields/snapshot.js';
 
-export const SNAPSHOT_TYPES = ['Belief', 'Model', 'Rule', 'Conviction', 'Principle'] as const;
-export type SnapshotType = (typeof SNAPSHOT_TYPES)[number];
-
-export const EDGE_TYPES = ['supports', 'contradicts', 'elaborates', 'caused_by', 'evolved_from', 'related_to'] as const;
-export type EdgeType = (typeof EDGE_TYPES)[number];
-
-/** Who made an edge: the user (through POST /v1/edges, or by editing an auto edge) or the service. */
-export const EDGE_ORIGINS = ['manual', 'auto'] as const;
-export type EdgeOrigin = (typeof EDGE_ORIGINS)[number];
+export { SNAPSHOT_FIELDS, SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from './fields/snapshot.js';
+export type { EmotionObject, Snapshot, SnapshotTextField, SnapshotType } from './fields/snapshot.js';
+export { EDGE_FIELDS, EDGE_ORIGINS, EDGE_TYPES } from './fields/edge.js';
+export type { Edge, EdgeOrigin, EdgeType } from './fields/edge.js';
+export { BRAIN_FIELDS } from './fields/brain.js';
+export type { Brain } from './fields/brain.js';
+export { MEMORY_FIELDS, MEMORY_TYPES } from './fields/memory.js';
+export type { Memory, MemoryType } from './fields/memory.js';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
-
-/** Optional free-text fields of a snapshot: null until set. */
-export const SNAPSHOT_TEXT_FIELDS = [
-  'one_liner',
-  'story',
-  'moment',
-  'source',
-  'trigger_pattern',
-  'method',
-  'steps',
-  'filter',
-  'challenge',
-  'break_test',
-  'risks',
-  'proof',
-] as const;
-export type SnapshotTextField = (typeof SNAPSHOT_TEXT_FIELDS)[number];
-
-export type EmotionObject = object;
-
-export interface Snapshot extends Record<SnapshotTextField, string | null> {
-  id: string;
-  brain_id: string;
-  name: string;
-  core: string;
-  type: SnapshotType;
-  emotion: EmotionObject | null;
-  confidence: number;
-  significance_score: number;
-  tags: string[];
-  source_type: string;
-  source_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Edge {
-  id: string;
-  brain_id: string;
-  source_id: string;
-  target_id: string;
-  edge_type: EdgeType;
-  strength: number;
-  label: string | null;
-  origin: EdgeOrigin;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Brain {
-  id: string;
-  account_id: string;
-  name: string;
-  /** Whether the service links this brain's snapshots by itself (design §9). */
-  auto_link: boolean;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface BrainWithCounts extends Brain {
   snapshot_count: number;
@@ -242,36 +187,6 @@ export interface KnowledgeEntry {
   domain: string | null;
   /** How well the holder knows it, 0–1; starts at 0. */
   mastery: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export const MEMORY_TYPES = ['fact', 'decision', 'insight', 'story', 'framework', 'preference', 'event'] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
-
-/** A lightweight record an agent keeps (design §12.3): searchable, and promotable into snapshots. */
-export interface Memory {
-  id: string;
-  brain_id: string;
-  content: string;
-  memory_type: MemoryType;
-  speaker: string | null;
-  tags: string[];
-  source_emotion: string | null;
-  /** −1 (negative) to 1 (positive). */
-  emotional_valence: number | null;
-  /** 0 to 1. */
-  emotional_intensity: number | null;
-  /** When the remembered thing happened (UTC, milliseconds); created_at unless given. */
-  occurred_at: string;
-  /** The conversation, meeting or episode it belongs to, or null. */
-  session_id: string | null;
-  /** The first snapshot the memory was promoted into, or null. */
-  promoted_to: string | null;
-  /** The memory of the same brain that replaced this one (design §6.1), or null while it is current. */
-  superseded_by: string | null;
-  /** That memory's occurred_at, or null. */
-  superseded_at: string | null;
   created_at: string;
   updated_at: string;
 }

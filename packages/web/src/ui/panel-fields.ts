@@ -20,8 +20,17 @@ export const TEXT_FIELDS = [
   'break_test',
   'risks',
   'proof',
-] as const;
+] as const satisfies readonly (keyof Snapshot)[];
 
+/** Shown in the panel's heading (panel.ts), above the fields list. */
+type HeadingField = 'name' | 'core' | 'type';
+
+/**
+ * The order the panel lists a snapshot's other fields in (free text first, the service's last).
+ * With the heading's it names every field of the API's Snapshot (the client's type, generated
+ * from the server's declared list): the check below fails the type check when the server adds
+ * one the panel lacks.
+ */
 const FIELD_ORDER = [
   ...TEXT_FIELDS,
   'emotion',
@@ -34,7 +43,12 @@ const FIELD_ORDER = [
   'source_id',
   'created_at',
   'updated_at',
-] as const;
+] as const satisfies readonly (keyof Snapshot)[];
+
+/** Compiles only when the heading and FIELD_ORDER name every field of Snapshot. */
+export const PANEL_SHOWS_EVERY_FIELD: Exclude<keyof Snapshot, HeadingField | (typeof FIELD_ORDER)[number]> extends never
+  ? true
+  : never = true;
 
 const LABELS: Record<string, string> = {
   one_liner: 'One-liner',

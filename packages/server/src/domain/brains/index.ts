@@ -1,5 +1,6 @@
 import { isoTime } from '../../clock.js';
 import { notFound, validationError } from '../../errors.js';
+import { BRAIN_READ_ONLY_FIELDS } from '../../fields/brain.js';
 import { newId } from '../../ids.js';
 import type { BrainWithCounts, Page, PageOf, Principal } from '../../model.js';
 import type { Domain } from '../context.js';
@@ -45,8 +46,8 @@ export async function createBrain(
   return { ...brain, snapshot_count: 0, edge_count: 0, memory_count: 0, pending_work: { auto_link: 0, embeddings: 0 } };
 }
 
-/** Fields the service sets; a client may send them back on update, unchanged. */
-export const BRAIN_READ_ONLY_FIELDS = ['id', 'account_id', 'created_at', 'updated_at'] as const;
+/** Fields the service sets (declared in fields/brain.ts); a client may send them back on update, unchanged. */
+export { BRAIN_READ_ONLY_FIELDS };
 
 /**
  * Renames a brain or turns automatic linking on or off. Turning it on queues the brain's

@@ -1,6 +1,7 @@
 import { isoTime } from '../../clock.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { EDGE_READ_ONLY_FIELDS } from '../../fields/edge.js';
 import type { Edge, EdgeType, JsonRow, ListPage, PageOf, Principal } from '../../model.js';
 import type { EdgeScope } from '../../store/store.js';
 import type { Domain } from '../context.js';
@@ -11,15 +12,7 @@ import { checkIdOfMissing, checkReadOnly, nextUpdatedAt } from '../validate.js';
 export const EDGE_LABEL_MAX = 20_000;
 export const DEFAULT_EDGE_STRENGTH = 0.5;
 
-export const EDGE_READ_ONLY_FIELDS = [
-  'id',
-  'brain_id',
-  'source_id',
-  'target_id',
-  'origin',
-  'created_at',
-  'updated_at',
-] as const;
+export { EDGE_READ_ONLY_FIELDS };
 
 export interface EdgeCreateInput {
   source_id: string;

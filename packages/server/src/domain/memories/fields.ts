@@ -1,3 +1,4 @@
+import { MEMORY_EDITABLE_FIELDS, MEMORY_READ_ONLY_FIELDS } from '../../fields/memory.js';
 import type { Memory, MemoryType } from '../../model.js';
 import { normalizeTags } from '../snapshots/index.js';
 import { characterLength, Problems } from '../validate.js';
@@ -9,15 +10,8 @@ export const MEMORY_LIMITS = {
   sessionId: 200,
 } as const;
 
-/** Fields the service sets; a client may send them back on update, unchanged. */
-export const MEMORY_READ_ONLY_FIELDS = [
-  'id',
-  'brain_id',
-  'promoted_to',
-  'superseded_at',
-  'created_at',
-  'updated_at',
-] as const;
+/** Fields the service sets (declared in fields/memory.ts); a client may send them back on update, unchanged. */
+export { MEMORY_READ_ONLY_FIELDS };
 
 /** What a client may set on a memory (all of it on update, optionally). */
 export interface MemoryFields {
@@ -34,17 +28,15 @@ export interface MemoryFields {
   session_id: string | null;
 }
 
-export const EDITABLE_FIELDS: readonly (keyof MemoryFields)[] = [
-  'content',
-  'memory_type',
-  'speaker',
-  'tags',
-  'source_emotion',
-  'emotional_valence',
-  'emotional_intensity',
-  'occurred_at',
-  'session_id',
-];
+export const EDITABLE_FIELDS: readonly (keyof MemoryFields)[] = MEMORY_EDITABLE_FIELDS;
+
+/** Compiles only when MemoryFields names exactly the fields declared as the client's. */
+export const MEMORY_FIELDS_ARE_THE_EDITABLE_ONES: Exclude<
+  keyof MemoryFields,
+  (typeof MEMORY_EDITABLE_FIELDS)[number]
+> extends never
+  ? true
+  : never = true;
 
 /**
  * ISO 8601 with a date, a time and `Z` or an offset: a time without a zone would mean a

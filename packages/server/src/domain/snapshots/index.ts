@@ -11,6 +11,7 @@ import {
   type SnapshotTextField,
   type SnapshotType,
 } from '../../model.js';
+import { SNAPSHOT_EDITABLE_FIELDS, SNAPSHOT_READ_ONLY_FIELDS } from '../../fields/snapshot.js';
 import type { MaybePromise } from '../../maybe.js';
 import { resolveBrainId } from '../brains/index.js';
 import { pageQuery, pageResult, type PageRequest } from '../cursor.js';
@@ -27,15 +28,8 @@ export const SNAPSHOT_LIMITS = {
   emotionBytes: 4096,
 } as const;
 
-/** Fields the service sets; a client may send them back on update, unchanged. */
-export const SNAPSHOT_READ_ONLY_FIELDS = [
-  'id',
-  'brain_id',
-  'source_type',
-  'source_id',
-  'created_at',
-  'updated_at',
-] as const;
+/** Fields the service sets (declared in fields/snapshot.ts); a client may send them back on update, unchanged. */
+export { SNAPSHOT_READ_ONLY_FIELDS };
 
 export type SnapshotFields = {
   name: string;
@@ -51,16 +45,7 @@ export type SnapshotCreateInput = Partial<SnapshotFields> & { name: string; core
 export type SnapshotPatch = Partial<SnapshotFields> &
   Partial<Record<(typeof SNAPSHOT_READ_ONLY_FIELDS)[number], unknown>>;
 
-const EDITABLE_FIELDS: readonly (keyof SnapshotFields)[] = [
-  'name',
-  'core',
-  'type',
-  'emotion',
-  'confidence',
-  'significance_score',
-  'tags',
-  ...SNAPSHOT_TEXT_FIELDS,
-];
+const EDITABLE_FIELDS: readonly (keyof SnapshotFields)[] = SNAPSHOT_EDITABLE_FIELDS;
 
 /**
  * The checks a JSON schema cannot express: lengths after trimming, tag clean-up and the

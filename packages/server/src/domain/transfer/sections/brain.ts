@@ -1,21 +1,16 @@
 import { Type } from 'typebox';
 import type { TableShape } from '../../../store/transfer-store.js';
+import { BRAIN_FIELDS } from '../../../fields/brain.js';
+import { fieldKinds, fieldNames } from '../../../fields/field.js';
 import type { Section } from '../section.js';
 import { closed, Id, pick, Text, Time } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
-const COLUMNS = ['id', 'account_id', 'name', 'auto_link', 'created_at', 'updated_at'] as const;
+const COLUMNS = fieldNames(BRAIN_FIELDS);
 
 const brains: TableShape = {
   table: 'brains',
-  columns: {
-    id: 'text',
-    account_id: 'text',
-    name: 'text',
-    auto_link: 'boolean',
-    created_at: 'time',
-    updated_at: 'time',
-  },
+  columns: fieldKinds(BRAIN_FIELDS),
   brainColumn: 'id',
   orderBy: ['id'],
 };

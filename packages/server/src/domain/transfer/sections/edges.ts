@@ -1,16 +1,15 @@
 import { Type } from 'typebox';
 import { EDGE_COLUMNS } from '../../../store/columns.js';
-import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
-import { EDGE_ORIGINS, EDGE_TYPES } from '../../../model.js';
+import type { TableShape } from '../../../store/transfer-store.js';
+import { EDGE_FIELDS, EDGE_ORIGINS, EDGE_TYPES } from '../../../fields/edge.js';
+import { fieldKinds } from '../../../fields/field.js';
 import type { Reference, Section } from '../section.js';
-import { closed, Id, OptionalText, pick, Time, Unit } from './fields.js';
+import { closed, Id, inTarget, OptionalText, pick, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
-
-const KINDS: Partial<Record<string, ColumnKind>> = { strength: 'number', created_at: 'time', updated_at: 'time' };
 
 const shape: TableShape = {
   table: 'edges',
-  columns: Object.fromEntries(['account_id', ...EDGE_COLUMNS].map((c) => [c, KINDS[c] ?? 'text'])),
+  columns: { account_id: 'text', ...fieldKinds(EDGE_FIELDS) },
   brainColumn: 'brain_id',
   orderBy: ['created_at', 'id'],
 };
@@ -65,12 +64,9 @@ export const edgeSection: Section = {
     {
       shape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
+        ...inTarget(record, target),
         source_id: target.mapId(record.source_id as string),
         target_id: target.mapId(record.target_id as string),
-        account_id: target.accountId,
       },
     },
   ],

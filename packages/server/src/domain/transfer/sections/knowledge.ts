@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { TableShape } from '../../../store/transfer-store.js';
 import { ENTRY_TYPES, KNOWLEDGE_SOURCE_TYPES } from '../../../model.js';
 import type { Section } from '../section.js';
-import { closed, Id, OptionalText, pick, Text, Time, Unit } from './fields.js';
+import { closed, Id, inTarget, OptionalText, pick, Text, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
 const SOURCE_COLUMNS = [
@@ -114,10 +114,7 @@ export const knowledgeSourceSection: Section = {
     {
       shape: sourceShape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
-        account_id: target.accountId,
+        ...inTarget(record, target),
         snapshot_ids: (record.snapshot_ids as string[]).map((id) => target.mapId(id)),
       },
     },
@@ -138,11 +135,8 @@ export const knowledgeEntrySection: Section = {
     {
       shape: entryShape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
+        ...inTarget(record, target),
         source_id: target.mapId(record.source_id as string),
-        account_id: target.accountId,
       },
     },
   ],

@@ -1,43 +1,16 @@
 import { Type } from 'typebox';
 import type { TableShape } from '../../../store/transfer-store.js';
-import { MEMORY_TYPES } from '../../../model.js';
-import { EDITABLE_FIELDS } from '../../memories/fields.js';
+import { fieldKinds, fieldNames } from '../../../fields/field.js';
+import { MEMORY_FIELDS, MEMORY_TYPES } from '../../../fields/memory.js';
 import type { Section } from '../section.js';
-import { closed, Id, OptionalText, pick, Text, Time } from './fields.js';
+import { closed, Id, inTarget, OptionalText, pick, Text, Time } from './fields.js';
 import { schemaCheck } from './schema-check.js';
 
-const COLUMNS = [
-  'id',
-  'brain_id',
-  ...EDITABLE_FIELDS,
-  'promoted_to',
-  'superseded_by',
-  'superseded_at',
-  'created_at',
-  'updated_at',
-] as const;
+const COLUMNS = fieldNames(MEMORY_FIELDS);
 
 const shape: TableShape = {
   table: 'memories',
-  columns: {
-    account_id: 'text',
-    id: 'text',
-    brain_id: 'text',
-    content: 'text',
-    memory_type: 'text',
-    speaker: 'text',
-    tags: 'json',
-    source_emotion: 'text',
-    emotional_valence: 'number',
-    emotional_intensity: 'number',
-    occurred_at: 'time',
-    session_id: 'text',
-    promoted_to: 'text',
-    superseded_by: 'text',
-    superseded_at: 'time',
-    created_at: 'time',
-    updated_at: 'time',
-  },
+  columns: { account_id: 'text', ...fieldKinds(MEMORY_FIELDS) },
   brainColumn: 'brain_id',
   orderBy: ['created_at', 'id'],
 };
@@ -90,10 +63,7 @@ export const memorySection: Section = {
     {
       shape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
-        account_id: target.accountId,
+        ...inTarget(record, target),
         occurred_at: record.occurred_at ?? record.created_at,
         session_id: record.session_id ?? null,
         promoted_to: record.promoted_to === null ? null : target.mapId(record.promoted_to as string),

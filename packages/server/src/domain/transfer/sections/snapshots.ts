@@ -1,25 +1,17 @@
 import { isIdOf } from '../../../ids.js';
 import { Type } from 'typebox';
 import { SNAPSHOT_COLUMNS } from '../../../store/columns.js';
-import type { ColumnKind, TableShape } from '../../../store/transfer-store.js';
-import { SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../../model.js';
+import type { TableShape } from '../../../store/transfer-store.js';
+import { fieldKinds } from '../../../fields/field.js';
+import { SNAPSHOT_FIELDS, SNAPSHOT_TEXT_FIELDS, SNAPSHOT_TYPES } from '../../../fields/snapshot.js';
 import { SNAPSHOT_LIMITS } from '../../snapshots/index.js';
 import type { Section } from '../section.js';
-import { closed, Id, OptionalText, pick, Text, Time, Unit } from './fields.js';
+import { closed, Id, inTarget, OptionalText, pick, Text, Time, Unit } from './fields.js';
 import { schemaCheck } from './schema-check.js';
-
-const KINDS: Partial<Record<string, ColumnKind>> = {
-  emotion: 'json',
-  tags: 'json',
-  confidence: 'number',
-  significance_score: 'number',
-  created_at: 'time',
-  updated_at: 'time',
-};
 
 const shape: TableShape = {
   table: 'snapshots',
-  columns: Object.fromEntries(['account_id', ...SNAPSHOT_COLUMNS].map((c) => [c, KINDS[c] ?? 'text'])),
+  columns: { account_id: 'text', ...fieldKinds(SNAPSHOT_FIELDS) },
   brainColumn: 'brain_id',
   orderBy: ['created_at', 'id'],
   dropsAutoLinkWork: true,
@@ -71,10 +63,7 @@ export const snapshotSection: Section = {
     {
       shape,
       row: {
-        ...record,
-        id: target.mapId(record.id as string),
-        brain_id: target.brainId,
-        account_id: target.accountId,
+        ...inTarget(record, target),
         // A promotion's snapshot names its memory, which the file's memories section renames
         // alike: promotion finds its snapshots by it, and promoted_to moves along them.
         source_id: promotedFrom(record) ? target.mapId(record.source_id as string) : record.source_id,
