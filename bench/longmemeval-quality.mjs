@@ -195,11 +195,12 @@ async function runBackend(backend, turns, questions, options) {
         found.data.map((m) => refOf[placeKey(m.session_id, m.occurred_at)]),
       );
     });
-    const p95 = (list) => list.sort((x, y) => x - y)[Math.floor(list.length * 0.95)].toFixed(1);
+    const at = (list, q) => list.sort((x, y) => x - y)[Math.floor(list.length * q)].toFixed(1);
+    const p95 = (list) => `${at(list, 0.95)} ms (p50 ${at(list, 0.5)})`;
     console.error(
       `${backend}: ${kept && !kept.fresh ? 'kept load of' : 'loaded'} ${Object.keys(refOf).length} turns in ` +
-        `${loaded.toFixed(1)} s; search p95 ${p95(timings.first)} ms on a brain's first search, ` +
-        `${p95(timings.again)} ms on the next`,
+        `${loaded.toFixed(1)} s; search p95 ${p95(timings.first)} on a brain's first search, ` +
+        `${p95(timings.again)} on the next`,
     );
     if (options.dump) dumpAnswers(options.dump, questions, answers);
     return scoreTable(`Snapgraph (${backend})`, questions, (q) => (answers.get(q.qid) ?? []).slice(0, 10));

@@ -175,4 +175,25 @@ describe('memory search', () => {
     const wont = await search({ query: "who won't make the standup" }, owner);
     assert.equal(wont.data[0]?.content, "I won't make it to the standup tomorrow.");
   });
+
+  it('a memory that gives the asked kind of value is raised by what it says now, after an update', async () => {
+    const owner = await api.newKey();
+    const write = async (content: string) => {
+      const res = await api.request('POST', '/v1/memories', { key: owner, body: { content } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data.id as string;
+    };
+    const dated = await write('The launch is on Friday');
+    const open = await write('The launch is pending');
+    const first = async () => (await search({ query: 'When is the launch?' }, owner)).data.map((h) => h.id);
+    assert.deepEqual(await first(), [dated, open], 'the one giving a date first, though longer');
+    for (const [id, content] of [
+      [dated, 'The launch is pending'],
+      [open, 'The launch is on Monday'],
+    ] as const) {
+      const res = await api.request('PUT', `/v1/memories/${id}`, { key: owner, body: { content } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    assert.deepEqual(await first(), [open, dated], 'the date is now in the other one');
+  });
 });

@@ -1,5 +1,6 @@
 import type { Memory } from '../../model.js';
-import { statementOf, type ValueKind } from './supersession/statement.js';
+import type { ValueKind } from './supersession/statement.js';
+import { kindsGiven } from './kinds-given.js';
 import type { BrainLengths } from './length-norm.js';
 
 /**
@@ -43,7 +44,8 @@ function raiseOf(memory: Memory, { b, meanChars }: BrainLengths): number {
 /**
  * Raises the relevance of the hits that give a value the query asks for, and sorts them again.
  * `hits` come best first; only those that can reach the first `page` once raised are read (a
- * statement of a long memory costs about a millisecond to read), the others keep their place.
+ * statement of a long memory costs about a millisecond to read, kinds-given.ts keeps what each gives), the
+ * others keep their place.
  */
 export function answerKindFirst<T extends { memory: Memory; relevance: number }>(
   query: string,
@@ -57,9 +59,8 @@ export function answerKindFirst<T extends { memory: Memory; relevance: number }>
   const floor = hits.length > page ? (hits[page - 1] as T).relevance / (1 + ANSWER_KIND_SHARE) : -Infinity;
   const raised = hits.map((hit) => {
     if (hit.relevance < floor) return hit;
-    const { values, question } = statementOf(hit.memory.content);
-    // A question gives no value, whatever it names ("Can everyone review it by Friday?").
-    const answers = !question && [...kinds].some((kind) => values[kind].size > 0);
+    const given = kindsGiven(hit.memory);
+    const answers = [...kinds].some((kind) => given.has(kind));
     return answers ? { ...hit, relevance: hit.relevance * (1 + raiseOf(hit.memory, lengths)) } : hit;
   });
   return raised.sort((a, b) => b.relevance - a.relevance);

@@ -1,5 +1,5 @@
 import { moduleWorker } from '../../../module-worker.js';
-import type { MemoryWordIndex, WordIndexBuilt } from '../../memory-store.js';
+import type { MemorySearch, MemoryWordIndex, WordIndexBuilt } from '../../memory-store.js';
 import type { IndexedMemoryText, MemoryTextFeed } from './feed-types.js';
 import { BrainWords } from './brain-words.js';
 import type { FlatWords } from './flat.js';
@@ -32,6 +32,8 @@ interface Building {
 /** Every brain's index kept for one store. */
 class WordIndexes {
   private readonly turns = new TurnsKept<BrainWords>();
+  /** Each query's count of matches (FTS5 counts every match: ~3 ms on 500 long turns), kept as turns are. */
+  private readonly counts = new TurnsKept<BrainWords, number>();
   /** The log's seq up to which changes are applied to every ready index. */
   private applied = -1;
   /** Ready indexes, least lately used first. */
@@ -148,6 +150,7 @@ class WordIndexes {
       const [oldest, dropped] = this.ready.entries().next().value as [string, BrainWords];
       this.ready.delete(oldest);
       this.turns.forget(dropped);
+      this.counts.forget(dropped);
       this.docs -= dropped.docs;
     }
     words.turns = this.turns;
@@ -180,6 +183,7 @@ class WordIndexes {
       if (words.wornOut || this.docs + words.docs > MAX_DOCS) {
         this.ready.delete(brainId);
         this.turns.forget(words);
+        this.counts.forget(words);
       } else this.docs += words.docs;
     }
     this.applied = marks.latest;
@@ -188,6 +192,7 @@ class WordIndexes {
   private apply(words: BrainWords, keys: number[]): void {
     if (keys.length === 0) return;
     this.turns.forget(words);
+    this.counts.forget(words);
     const now = new Map(this.feed.texts(keys).map((t) => [t.key, t]));
     for (const key of keys) {
       const text = now.get(key);
@@ -196,9 +201,24 @@ class WordIndexes {
     }
   }
 
+  /**
+   * How many memories of the brain match the search's query (and type), as the store counts
+   * them; asked of the store once until the brain changes. The index's searches filter by
+   * nothing else (search.ts, byWordIndexAllowed).
+   */
+  countOf(words: BrainWords, search: Omit<MemorySearch, 'limit'>): number {
+    const key = JSON.stringify([search.query, search.memoryType ?? null]);
+    const kept = this.counts.get(words, key);
+    if (kept !== undefined) return kept;
+    const count = this.feed.countMatches(search);
+    this.counts.set(words, key, count);
+    return count;
+  }
+
   private dropAll(): void {
     this.ready.clear();
     this.turns.clear();
+    this.counts.clear();
     this.docs = 0;
     this.applied = -1;
   }
@@ -208,7 +228,8 @@ const indexes = new WeakMap<MemoryTextFeed, WordIndexes>();
 
 /** The brain's word index on this store, up to date; undefined when the search takes the store's path. */
 export function wordIndexOf(feed: MemoryTextFeed, brainId: string): MemoryWordIndex | undefined {
-  const words = indexesOf(feed).of(brainId);
+  const kept = indexesOf(feed);
+  const words = kept.of(brainId);
   if (!words) return undefined;
   return {
     size: words.size,
@@ -220,7 +241,7 @@ export function wordIndexOf(feed: MemoryTextFeed, brainId: string): MemoryWordIn
     keepTurns: (id, kept) => words.keepTurns(id, kept),
     memories: (keys) => feed.memories(keys),
     keysOf: (ids) => feed.keysOf(ids),
-    countMatches: (search) => feed.countMatches(search),
+    countMatches: (search) => kept.countOf(words, search),
   };
 }
 

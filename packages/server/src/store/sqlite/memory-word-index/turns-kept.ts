@@ -6,20 +6,21 @@ export type { KeptTurns };
  * The turns read around memories lately, by brain: a search reads those around its 8 best
  * matches, and they stay the same until the brain changes, which every search learns from the
  * change log first (catchUp): any change to a brain forgets its turns. At most TURNS_KEPT
- * memories' turns across brains (past it, all are forgotten).
+ * memories' turns across brains (past it, all are forgotten). The same keeping holds the match
+ * counts of queries (`Value` a number, keyed by query), which hold as long.
  */
 const TURNS_KEPT = 10_000;
 // `Brain` is the brain's index (BrainWords): a type parameter, so that this module need not import
 // brain-words.ts, which imports it.
-export class TurnsKept<Brain extends object> {
-  private readonly byBrain = new Map<Brain, Map<string, KeptTurns>>();
+export class TurnsKept<Brain extends object, Value = KeptTurns> {
+  private readonly byBrain = new Map<Brain, Map<string, Value>>();
   private count = 0;
 
-  get(words: Brain, id: string): KeptTurns | undefined {
+  get(words: Brain, id: string): Value | undefined {
     return this.byBrain.get(words)?.get(id);
   }
 
-  set(words: Brain, id: string, kept: KeptTurns): void {
+  set(words: Brain, id: string, kept: Value): void {
     if (this.count >= TURNS_KEPT) {
       this.byBrain.clear();
       this.count = 0;
