@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { runMain } from './lib/cleanup.mjs';
 import { requestJson } from './lib/http.mjs';
 import { CLI, cpuMs, prepareDatabase, startNodeServer } from './lib/server.mjs';
+import { cueText } from './lib/cue-text.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,28 +32,8 @@ if (!values.other) {
 const REQUESTS = Number(values.requests);
 const SIZE = 10_000;
 
-/** bench/crystallize.mjs's text: sentences with cue phrases, its words its own. */
-function benchText(seed) {
-  let state = seed * 7919 + 1;
-  const random = () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 4294967296;
-  };
-  const word = () =>
-    Array.from({ length: 4 + Math.floor(random() * 6) }, () => 'abcdefghiklmnoprstuvw'[Math.floor(random() * 21)]).join(
-      '',
-    );
-  const openers = ['I believe that', 'Always remember that', 'I am convinced that', 'In my view', 'We learned that'];
-  let text = '';
-  while (text.length < SIZE) {
-    const sentences = Array.from({ length: 2 + Math.floor(random() * 3) }, (_, i) => {
-      const opener = i === 0 ? `${openers[Math.floor(random() * openers.length)]} ` : '';
-      return `${opener}the ${word()} ${word()} makes every ${word()} ${word()} ${word()}.`;
-    });
-    text += `${sentences.join(' ')}\n\n`;
-  }
-  return text.slice(0, SIZE);
-}
+/** bench/crystallize.mjs's text (bench/lib/cue-text.mjs). */
+const benchText = (seed) => cueText(seed, SIZE);
 
 const samples = JSON.parse(readFileSync(new URL('./crystallize-samples.json', import.meta.url), 'utf8')).samples;
 /** The samples from the seed-th on, repeated to the size; the seed makes each text new to the brain. */

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { runMain } from './lib/cleanup.mjs';
 import { requestJson } from './lib/http.mjs';
 import { cpuMs, prepareDatabase, startSnapgraph } from './lib/server.mjs';
+import { cueText } from './lib/cue-text.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -19,29 +20,6 @@ const arg = (name, fallback) => {
 };
 const REQUESTS = arg('requests', 30);
 const DELAY_MS = arg('delay-ms', 500);
-
-/** A text of `size` characters made from `seed`: sentences with cue phrases, its words its own. */
-function textOf(seed, size) {
-  let state = seed * 7919 + 1;
-  const random = () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 4294967296;
-  };
-  const word = () =>
-    Array.from({ length: 4 + Math.floor(random() * 6) }, () => 'abcdefghiklmnoprstuvw'[Math.floor(random() * 21)]).join(
-      '',
-    );
-  const openers = ['I believe that', 'Always remember that', 'I am convinced that', 'In my view', 'We learned that'];
-  let text = '';
-  while (text.length < size) {
-    const sentences = Array.from({ length: 2 + Math.floor(random() * 3) }, (_, i) => {
-      const opener = i === 0 ? `${openers[Math.floor(random() * openers.length)]} ` : '';
-      return `${opener}the ${word()} ${word()} makes every ${word()} ${word()} ${word()}.`;
-    });
-    text += `${sentences.join(' ')}\n\n`;
-  }
-  return text.slice(0, size);
-}
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
@@ -102,7 +80,7 @@ async function builtin() {
   const headers = { authorization: `Bearer ${db.key}` };
   try {
     // Warm-up: the first request loads the extractor's language model.
-    await requestJson('POST', `${server.base}/v1/crystallize`, { headers, body: { text: textOf(0, 10_000) } });
+    await requestJson('POST', `${server.base}/v1/crystallize`, { headers, body: { text: cueText(0, 10_000) } });
     const times = [];
     let snapshots = 0;
     // The server's CPU time per request says what the work costs whatever else the machine does.
@@ -112,7 +90,7 @@ async function builtin() {
       // requestJson rejects anything but a 2xx, with the answer's status and body.
       const body = await requestJson('POST', `${server.base}/v1/crystallize`, {
         headers,
-        body: { text: textOf(i, 10_000) },
+        body: { text: cueText(i, 10_000) },
       });
       times.push(performance.now() - started);
       snapshots += body.data.count;
@@ -139,7 +117,7 @@ async function withLlm() {
     env: { LLM_BASE_URL: provider.url, LLM_MODEL: 'bench', LLM_TIMEOUT_MS: '60000' },
   });
   try {
-    const text = textOf(99, 50_000);
+    const text = cueText(99, 50_000);
     const started = performance.now();
     const body = await requestJson('POST', `${server.base}/v1/crystallize`, {
       headers: { authorization: `Bearer ${db.key}` },
