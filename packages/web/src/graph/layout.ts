@@ -36,6 +36,13 @@ const iterationsFor = (order: number) => (order <= 100 ? 600 : order <= 500 ? 25
 /** How long the worker runs after a big graph loads; a larger graph gets longer. */
 const workerMs = (order: number) => Math.min(8_000, 1_500 + order / 2);
 
+/**
+ * How long a worker may take to send its first step before it is given up. Its running time
+ * (workerMs) counts from that first step, not from the start: a page busy enough to delay the
+ * worker's start would otherwise stop it before it had moved a node.
+ */
+const WORKER_FIRST_STEP_MS = 30_000;
+
 export function settleInPage(graph: SnapGraph): void {
   if (graph.order < 2) return;
   forceAtlas2.assign(graph, { iterations: iterationsFor(graph.order), settings: settingsFor(graph) });
@@ -57,11 +64,15 @@ export class WorkerLayout {
     const matrices = graphToByteArrays(graph, () => 1);
     const worker = new Worker(new URL('./layout-worker.ts', import.meta.url), { type: 'module' });
     this.worker = worker;
-    const deadline = performance.now() + workerMs(graph.order);
+    let deadline: number | undefined;
     worker.addEventListener('message', (event: MessageEvent<{ nodes: ArrayBuffer }>) => {
       if (this.worker !== worker) return;
       assignLayoutChanges(graph, new Float32Array(event.data.nodes), null);
-      // The timer below stops the layout; this too, should the page be too busy for timers.
+      if (deadline === undefined) {
+        deadline = performance.now() + workerMs(graph.order);
+        this.stopAfter(workerMs(graph.order));
+      }
+      // The timer stops the layout; this too, should the page be too busy for timers.
       if (performance.now() > deadline) this.stop();
       else worker.postMessage({ type: 'ack' });
     });
@@ -71,7 +82,12 @@ export class WorkerLayout {
       nodes.buffer,
       edges.buffer,
     ]);
-    this.timer = setTimeout(() => this.stop(), workerMs(graph.order));
+    this.stopAfter(WORKER_FIRST_STEP_MS);
+  }
+
+  private stopAfter(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.stop(), ms);
   }
 
   stop(): void {
