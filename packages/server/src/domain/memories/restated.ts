@@ -1,0 +1,242 @@
+import type { Memory } from '../../model.js';
+import { forEachStem } from '../../memory-words.js';
+import { stem } from '../../porter2.js';
+import { occursAfter } from './supersession/arrival.js';
+import { STATEMENT_MAX_CHARS } from './supersession/rules.js';
+import { statementOf, VALUE_KINDS } from './supersession/statement.js';
+
+/**
+ * Design §6.1 read at query time. A fact restated with another value ("I've added 17 new
+ * postcards since I started collecting again", months later "… 25 new postcards since I
+ * started collecting again") is often said inside a longer turn that also asks or says other
+ * things, where the write-time rules (supersession/rules.ts) cannot tell what the turn is about
+ * and link nothing. The query says what it is about: two memories of one speaker whose
+ * sentences that say most of the query say the same part of it, each with a value of the same
+ * kind and not the same values, state one fact at two times, and the later states what holds
+ * now. It ranks first of them, in the place of the best of them; the others keep their order
+ * below it. Nothing is stored: a question about another part of the turns links nothing.
+ */
+export const RESTATED = {
+  /** The best hits compared (a later version ranked lower than this is not looked for). */
+  reach: 20,
+  /**
+   * How much of the query the two sentences must both say: the IDF of the query words both
+   * hold, over the IDF of all the query's words. Half: both say what the question is about,
+   * not one of its words each.
+   */
+  sameQuery: 0.5,
+} as const;
+
+/** Abbreviations whose full stop ends no sentence ("Dr. Smith"). */
+const ABBREVIATION = /\b(?:dr|mr|mrs|ms|st|jr|sr|prof|vs|etc|no|approx|e\.g|i\.e)\.$/i;
+
+/** A text's sentences: ends at . ! ? followed by a space, and at a line's end. */
+export function sentencesOf(content: string): string[] {
+  const out: string[] = [];
+  for (const line of content.split(/\n+/)) {
+    let current = '';
+    for (const piece of line.split(/(?<=[.!?])\s+/)) {
+      current = current === '' ? piece : `${current} ${piece}`;
+      if (!ABBREVIATION.test(current)) {
+        out.push(current);
+        current = '';
+      }
+    }
+    if (current !== '') out.push(current);
+  }
+  return out.filter((s) => s.trim() !== '');
+}
+
+/**
+ * Number words a statement of how many or how often uses ("every two weeks"); not "one", as
+ * often a pronoun ("this one") as a number.
+ */
+const NUMBER_WORDS = new Set(
+  'two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred once twice'.split(
+    ' ',
+  ),
+);
+/** The pronoun I is written with a capital wherever it stands: it names no one. */
+const PRONOUN_I = /^i(?:'(?:m|ve|d|ll))?$/;
+
+const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const EVERY = /\b(?:every|each)\s+(other\s+)?(?:(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(day|week|month|year)s?\b/gi;
+const TIMES = /\b(once|twice|(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times)\s+(?:a|an|per|every)\s+(day|week|month|year)\b/gi;
+const ADVERB: Record<string, string> = {
+  daily: '1/1 day',
+  weekly: '1/1 week',
+  biweekly: '1/2 week',
+  fortnightly: '1/2 week',
+  monthly: '1/1 month',
+  yearly: '1/1 year',
+  annually: '1/1 year',
+};
+const countOf = (word: string | undefined, otherwise: number) =>
+  word === undefined ? otherwise : (COUNTS[word.toLowerCase()] ?? (Number(word) || otherwise));
+
+/**
+ * How often a sentence says something happens, as "times/every n unit": "every two weeks" and
+ * "every other week" are 1/2 week, "every week", "once a week" and "weekly" 1/1 week, "twice a
+ * month" 2/1 month. A frequency is a value as a number is: "every two weeks", later "every
+ * week", restates how often.
+ */
+export function frequenciesOf(sentence: string): string[] {
+  const out: string[] = [];
+  for (const m of sentence.matchAll(EVERY)) {
+    const every = m[1] ? 2 : countOf(m[2], 1);
+    out.push(`1/${every} ${(m[3] as string).toLowerCase()}`);
+  }
+  for (const m of sentence.matchAll(TIMES)) {
+    const once = (m[1] as string).toLowerCase();
+    const times = once === 'once' ? 1 : once === 'twice' ? 2 : countOf(m[2], 1);
+    out.push(`${times}/1 ${(m[3] as string).toLowerCase()}`);
+  }
+  for (const word of sentence.toLowerCase().split(/[^a-z]+/)) {
+    const rate = ADVERB[word];
+    if (rate) out.push(rate);
+  }
+  return out;
+}
+
+interface Focus {
+  /** The query's stems the sentence holds. */
+  terms: Set<string>;
+  /** Its values by kind (numbers, dates, names), the query's own words left out. */
+  values: Map<string, Set<string>>;
+}
+
+/**
+ * The sentence of a memory that says most of the query (by the IDF of the query words it
+ * holds), with the values it gives; undefined when no sentence holds a query word or the best
+ * gives no value.
+ */
+export function focusOf(content: string, weights: ReadonlyMap<string, number>): Focus | undefined {
+  let best: { sentence: string; terms: Set<string>; weight: number } | undefined;
+  for (const sentence of sentencesOf(content)) {
+    const terms = new Set<string>();
+    forEachStem({ content: sentence, speaker: null, tags: [] }, (s) => {
+      if ((weights.get(s) ?? 0) > 0) terms.add(s);
+    });
+    const weight = [...terms].reduce((sum, t) => sum + (weights.get(t) ?? 0), 0);
+    if (weight > 0 && (!best || weight > best.weight)) best = { sentence, terms, weight };
+  }
+  if (!best) return undefined;
+  const read = statementOf(best.sentence);
+  const values = new Map<string, Set<string>>();
+  const inQuery = (word: string) => {
+    let held = false;
+    forEachStem({ content: word, speaker: null, tags: [] }, (s) => {
+      if (weights.has(s)) held = true;
+    });
+    return held;
+  };
+  for (const kind of VALUE_KINDS) {
+    const given = [...read.values[kind]].filter((v) => !PRONOUN_I.test(v) && !inQuery(v));
+    if (given.length > 0) values.set(kind, new Set(given));
+  }
+  const counted = best.sentence
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => NUMBER_WORDS.has(w));
+  if (counted.length > 0) {
+    const numbers = values.get('number') ?? new Set<string>();
+    for (const w of counted) numbers.add(w);
+    values.set('number', numbers);
+  }
+  const rates = frequenciesOf(best.sentence);
+  if (rates.length > 0) {
+    const numbers = values.get('number') ?? new Set<string>();
+    for (const rate of rates) numbers.add(rate);
+    values.set('number', numbers);
+  }
+  if (values.size === 0) return undefined;
+  return { terms: best.terms, values };
+}
+
+/**
+ * Words that pick which version a question means ("my current status", "my previous tutor",
+ * "my most recent visit"), not what it is about: two statements of one fact at two times need
+ * not share them, so they leave the share of the query both must say. Stems.
+ */
+const WHEN_WORDS = new Set(
+  ['current', 'currently', 'now', 'previous', 'previously', 'latest', 'recent', 'recently', 'last', 'still', 'before', 'after', 'ago', 'earlier', 'later', 'first', 'today'].map(stem),
+);
+
+/** Whether a later focus says what an earlier one says of the query with a value of the same kind replaced. */
+export function restates(older: Focus, newer: Focus, weights: ReadonlyMap<string, number>): boolean {
+  let shared = 0;
+  let whole = 0;
+  for (const [t, w] of weights) {
+    if (WHEN_WORDS.has(t)) continue;
+    whole += w;
+    if (older.terms.has(t) && newer.terms.has(t)) shared += w;
+  }
+  if (whole === 0 || shared / whole < RESTATED.sameQuery) return false;
+  // Replaced, as the rules read a change: the later gives a value of a kind the earlier did not,
+  // and no longer gives one the earlier did. A later sentence that only repeats some of the
+  // earlier's values, or adds to them, restates nothing.
+  for (const [kind, before] of older.values) {
+    const after = newer.values.get(kind);
+    if (!after) continue;
+    if ([...after].some((v) => !before.has(v)) && [...before].some((v) => !after.has(v))) return true;
+  }
+  return false;
+}
+
+const sameSpeaker = (a: Memory, b: Memory) => (a.speaker ?? '').toLowerCase() === (b.speaker ?? '').toLowerCase();
+
+/**
+ * Puts the latest of each set of hits that restate one fact (within the first RESTATED.reach)
+ * in the place of the best ranked of them, with that one's relevance; the rest keep their order.
+ * `weights`: the IDF of each of the query's stems.
+ */
+export function latestRestatementFirst<T extends { memory: Memory; relevance: number }>(
+  hits: T[],
+  weights: ReadonlyMap<string, number>,
+): T[] {
+  const reach = Math.min(hits.length, RESTATED.reach);
+  if (reach < 2 || weights.size === 0) return hits;
+  // A long text (an assistant's answer, a document) says many things: as for the rules, only a
+  // statement of the size of a fact restates one.
+  const focus = hits
+    .slice(0, reach)
+    .map((h) => (h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : focusOf(h.memory.content, weights)));
+  // Groups of hits linked by restating, by union-find over the pairs.
+  const parent = focus.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i] as number)));
+  let linked = false;
+  for (let i = 0; i < reach; i++) {
+    const fi = focus[i];
+    if (!fi) continue;
+    for (let j = i + 1; j < reach; j++) {
+      const fj = focus[j];
+      if (!fj) continue;
+      const a = (hits[i] as T).memory;
+      const b = (hits[j] as T).memory;
+      if (!sameSpeaker(a, b)) continue;
+      const [older, newer] = occursAfter(b, a) ? [fi, fj] : [fj, fi];
+      if (restates(older, newer, weights)) {
+        parent[root(j)] = root(i);
+        linked = true;
+      }
+    }
+  }
+  if (!linked) return hits;
+  const out = [...hits];
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < reach; i++) {
+    const r = root(i);
+    groups.set(r, [...(groups.get(r) ?? []), i]);
+  }
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const first = members[0] as number;
+    const latest = members.reduce((x, y) => (occursAfter((hits[y] as T).memory, (hits[x] as T).memory) ? y : x));
+    if (latest === first) continue;
+    const moved = { ...(hits[latest] as T), relevance: (hits[first] as T).relevance };
+    const from = out.indexOf(hits[latest] as T);
+    out.splice(from, 1);
+    out.splice(out.indexOf(hits[first] as T), 0, moved);
+  }
+  return out;
+}
