@@ -7,6 +7,7 @@ import { answerKindFirst } from './answer-kind.js';
 import { withoutContractions } from './contractions.js';
 import { currentVersionsFirst } from './supersession/in-search.js';
 import { latestRestatementFirst } from './restated.js';
+import { ownStatementsFirst } from './person.js';
 import { standingWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
 import { termCounts } from './term-counts.js';
@@ -75,7 +76,10 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
   const text = await textRanked(domain, search, wanted);
   const { total, broughtIn } = text;
   const hits = latestRestatementFirst(
-    answerKindFirst(query, text.hits, wanted, await brainLengths(domain.store.memories, search.brainId)),
+    ownStatementsFirst(
+      query,
+      answerKindFirst(query, text.hits, wanted, await brainLengths(domain.store.memories, search.brainId)),
+    ),
     text.weights,
   );
   if (!meaning.view) {
