@@ -67,49 +67,97 @@ interface Focus {
   values: Map<string, Set<string>>;
 }
 
+/** A sentence as read once: its stems, and (when first needed) its values, each with its stems. */
+interface SentenceRead {
+  text: string;
+  stems: Set<string>;
+  values?: Map<string, { value: string; stems: string[] }[]>;
+}
+
+/**
+ * Each memory's sentences as read, kept by id with its content (an update changes it), as
+ * kinds-given.ts keeps what kinds of value a memory gives: a brain's searches meet the same
+ * memories again, and reading them is most of what this step costs. At most KEPT_CHARS of
+ * content; past it the least lately used go.
+ */
+const KEPT_CHARS = 2_000_000;
+const kept = new Map<string, { content: string; sentences: SentenceRead[] }>();
+let keptChars = 0;
+
+const stemsOf = (text: string): string[] => {
+  const out: string[] = [];
+  forEachStem({ content: text, speaker: null, tags: [] }, (s) => out.push(s));
+  return out;
+};
+
+function sentencesRead(memory: Pick<Memory, 'id' | 'content'>): SentenceRead[] {
+  const known = kept.get(memory.id);
+  if (known && known.content === memory.content) {
+    kept.delete(memory.id);
+    kept.set(memory.id, known);
+    return known.sentences;
+  }
+  const sentences = sentencesOf(memory.content).map((text) => ({ text, stems: new Set(stemsOf(text)) }));
+  if (known) {
+    kept.delete(memory.id);
+    keptChars -= known.content.length;
+  }
+  kept.set(memory.id, { content: memory.content, sentences });
+  keptChars += memory.content.length;
+  for (const [oldest, { content }] of kept) {
+    if (keptChars <= KEPT_CHARS) break;
+    kept.delete(oldest);
+    keptChars -= content.length;
+  }
+  return sentences;
+}
+
+/** The values a sentence gives, by kind: its statement's, number words and frequencies. */
+function valuesOf(sentence: SentenceRead): Map<string, { value: string; stems: string[] }[]> {
+  if (sentence.values) return sentence.values;
+  const read = statementOf(sentence.text);
+  const values = new Map<string, { value: string; stems: string[] }[]>();
+  const add = (kind: string, value: string) =>
+    values.set(kind, [...(values.get(kind) ?? []), { value, stems: stemsOf(value) }]);
+  for (const kind of VALUE_KINDS) for (const v of read.values[kind]) if (!PRONOUN_I.test(v)) add(kind, v);
+  for (const w of sentence.text.toLowerCase().split(/[^a-z]+/)) if (NUMBER_WORDS.has(w)) add('number', w);
+  for (const rate of frequenciesOf(sentence.text)) add('number', rate);
+  sentence.values = values;
+  return values;
+}
+
 /**
  * The sentence of a memory that says most of the query (by the IDF of the query words it
- * holds), with the values it gives; undefined when no sentence holds a query word or the best
- * gives no value.
+ * holds), with the values it gives; undefined when no sentence holds a query word, the best
+ * gives no value, or it says less than `least` of the query (without its WHEN_WORDS): it could
+ * restate nothing.
  */
-export function focusOf(content: string, weights: ReadonlyMap<string, number>): Focus | undefined {
-  let best: { sentence: string; terms: Set<string>; weight: number } | undefined;
-  for (const sentence of sentencesOf(content)) {
+export function focusOf(
+  memory: Pick<Memory, 'id' | 'content'>,
+  weights: ReadonlyMap<string, number>,
+  least = 0,
+): Focus | undefined {
+  let best: { sentence: SentenceRead; terms: Set<string>; weight: number } | undefined;
+  for (const sentence of sentencesRead(memory)) {
     const terms = new Set<string>();
-    forEachStem({ content: sentence, speaker: null, tags: [] }, (s) => {
-      if ((weights.get(s) ?? 0) > 0) terms.add(s);
-    });
-    const weight = [...terms].reduce((sum, t) => sum + (weights.get(t) ?? 0), 0);
+    let weight = 0;
+    for (const [t, w] of weights) {
+      if (w > 0 && sentence.stems.has(t)) {
+        terms.add(t);
+        weight += w;
+      }
+    }
     if (weight > 0 && (!best || weight > best.weight)) best = { sentence, terms, weight };
   }
   if (!best) return undefined;
-  const read = statementOf(best.sentence);
+  let said = 0;
+  for (const t of best.terms) if (!WHEN_WORDS.has(t)) said += weights.get(t) ?? 0;
+  if (said < least) return undefined;
   const values = new Map<string, Set<string>>();
-  const inQuery = (word: string) => {
-    let held = false;
-    forEachStem({ content: word, speaker: null, tags: [] }, (s) => {
-      if (weights.has(s)) held = true;
-    });
-    return held;
-  };
-  for (const kind of VALUE_KINDS) {
-    const given = [...read.values[kind]].filter((v) => !PRONOUN_I.test(v) && !inQuery(v));
-    if (given.length > 0) values.set(kind, new Set(given));
-  }
-  const counted = best.sentence
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter((w) => NUMBER_WORDS.has(w));
-  if (counted.length > 0) {
-    const numbers = values.get('number') ?? new Set<string>();
-    for (const w of counted) numbers.add(w);
-    values.set('number', numbers);
-  }
-  const rates = frequenciesOf(best.sentence);
-  if (rates.length > 0) {
-    const numbers = values.get('number') ?? new Set<string>();
-    for (const rate of rates) numbers.add(rate);
-    values.set('number', numbers);
+  for (const [kind, given] of valuesOf(best.sentence)) {
+    // A value the query names is what the question is about, not an answer to it.
+    const kept = given.filter((v) => !v.stems.some((s) => weights.has(s))).map((v) => v.value);
+    if (kept.length > 0) values.set(kind, new Set(kept));
   }
   if (values.size === 0) return undefined;
   return { terms: best.terms, values };
@@ -160,9 +208,12 @@ export function latestRestatementFirst<T extends { memory: Memory; relevance: nu
   if (reach < 2 || weights.size === 0) return hits;
   // A long text (an assistant's answer, a document) says many things: as for the rules, only a
   // statement of the size of a fact restates one.
+  let whole = 0;
+  for (const [t, w] of weights) if (!WHEN_WORDS.has(t)) whole += w;
+  const least = RESTATED.sameQuery * whole;
   const focus = hits
     .slice(0, reach)
-    .map((h) => (h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : focusOf(h.memory.content, weights)));
+    .map((h) => (h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : focusOf(h.memory, weights, least)));
   // Groups of hits linked by restating, by union-find over the pairs.
   const parent = focus.map((_, i) => i);
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i] as number)));
