@@ -26,10 +26,7 @@ const SESSIONS: [string, string][][] = [
     ['user', 'I bought 3 plants for the balcony on Saturday.'],
   ],
   [
-    [
-      'user',
-      'I just got my highest score in Ticket to Ride, 132 points! What snacks go well with a game night?',
-    ],
+    ['user', 'I just got my highest score in Ticket to Ride, 132 points! What snacks go well with a game night?'],
     ['assistant', 'Popcorn, a cheese board and fruit skewers are easy to share and keep the cards clean.'],
     ['user', 'My neighbour’s balcony has 5 chairs and a small table.'],
   ],

@@ -1,6 +1,9 @@
-const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
-const EVERY = /\b(?:every|each)\s+(other\s+)?(?:(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(day|week|month|year)s?\b/gi;
-const TIMES = /\b(once|twice|(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times)\s+(?:a|an|per|every)\s+(day|week|month|year)\b/gi;
+/** Number words, by their value (index): "every two weeks". */
+const COUNT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+const EVERY =
+  /\b(?:every|each)\s+(other\s+)?(?:(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(day|week|month|year)s?\b/gi;
+const TIMES =
+  /\b(once|twice|(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times)\s+(?:a|an|per|every)\s+(day|week|month|year)\b/gi;
 const ADVERB: Record<string, string> = {
   daily: '1/1 day',
   weekly: '1/1 week',
@@ -10,8 +13,11 @@ const ADVERB: Record<string, string> = {
   yearly: '1/1 year',
   annually: '1/1 year',
 };
-const countOf = (word: string | undefined, otherwise: number) =>
-  word === undefined ? otherwise : (COUNTS[word.toLowerCase()] ?? (Number(word) || otherwise));
+const countOf = (word: string | undefined, otherwise: number) => {
+  if (word === undefined) return otherwise;
+  const spelled = COUNT_WORDS.indexOf(word.toLowerCase());
+  return spelled > 0 ? spelled : Number(word) || otherwise;
+};
 
 /**
  * How often a sentence says something happens, as "times/every n unit": "every two weeks" and

@@ -12,9 +12,9 @@ import { frequenciesOf } from './frequency.js';
  * started collecting again") is often said inside a longer turn that also asks or says other
  * things, where the write-time rules (supersession/rules.ts) cannot tell what the turn is about
  * and link nothing. The query says what it is about: two memories of one speaker whose
- * sentences that say most of the query say the same part of it, each with a value of the same
- * kind and not the same values, state one fact at two times, and the later states what holds
- * now. It ranks first of them, in the place of the best of them; the others keep their order
+ * sentences that say most of the query both say at least half of it, the later with a value
+ * of a kind replaced (one the earlier did not give, and one it gave no longer), state one fact
+ * at two times, and the later states what holds now. It ranks first of them, in the place of the best of them; the others keep their order
  * below it. Nothing is stored: a question about another part of the turns links nothing.
  */
 export const RESTATED = {
@@ -29,7 +29,7 @@ export const RESTATED = {
 } as const;
 
 /** Abbreviations whose full stop ends no sentence ("Dr. Smith"). */
-const ABBREVIATION = /\b(?:dr|mr|mrs|ms|st|jr|sr|prof|vs|etc|no|approx|e\.g|i\.e)\.$/i;
+const ABBREVIATION = /\b(?:dr|mr|mrs|ms|st|jr|sr|prof|vs|etc|approx|e\.g|i\.e)\.$/i;
 
 /** A text's sentences: ends at . ! ? followed by a space, and at a line's end. */
 export function sentencesOf(content: string): string[] {
@@ -38,7 +38,8 @@ export function sentencesOf(content: string): string[] {
     let current = '';
     for (const piece of line.split(/(?<=[.!?])\s+/)) {
       current = current === '' ? piece : `${current} ${piece}`;
-      if (!ABBREVIATION.test(current)) {
+      // Only the end can be an abbreviation: testing the tail keeps a long text's split linear.
+      if (!ABBREVIATION.test(current.slice(-8))) {
         out.push(current);
         current = '';
       }
@@ -53,12 +54,21 @@ export function sentencesOf(content: string): string[] {
  * often a pronoun ("this one") as a number.
  */
 const NUMBER_WORDS = new Set(
-  'two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred once twice'.split(
-    ' ',
-  ),
+  'two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred once twice'.split(' '),
 );
 /** The pronoun I is written with a capital wherever it stands: it names no one. */
 const PRONOUN_I = /^i(?:'(?:m|ve|d|ll))?$/;
+
+/**
+ * Words that pick which version a question means ("my current status", "my previous tutor",
+ * "my most recent visit"), not what it is about: two statements of one fact at two times need
+ * not share them, so they leave the share of the query both must say. Stems.
+ */
+const WHEN_WORDS = new Set(
+  'current currently now previous previously latest recent recently last still before after ago earlier later first today'
+    .split(' ')
+    .map(stem),
+);
 
 interface Focus {
   /** The query's stems the sentence holds. */
@@ -162,15 +172,6 @@ export function focusOf(
   if (values.size === 0) return undefined;
   return { terms: best.terms, values };
 }
-
-/**
- * Words that pick which version a question means ("my current status", "my previous tutor",
- * "my most recent visit"), not what it is about: two statements of one fact at two times need
- * not share them, so they leave the share of the query both must say. Stems.
- */
-const WHEN_WORDS = new Set(
-  ['current', 'currently', 'now', 'previous', 'previously', 'latest', 'recent', 'recently', 'last', 'still', 'before', 'after', 'ago', 'earlier', 'later', 'first', 'today'].map(stem),
-);
 
 /** Whether a later focus says what an earlier one says of the query with a value of the same kind replaced. */
 export function restates(older: Focus, newer: Focus, weights: ReadonlyMap<string, number>): boolean {
