@@ -122,17 +122,19 @@ function sentencesRead(memory: Pick<Memory, 'id' | 'content'>): SentenceRead[] {
   return sentences;
 }
 
-/** The values a sentence gives, by kind: its statement's, number words and frequencies. */
+/** The values a sentence gives, by kind: its statement's, number words and frequencies; none for a question. */
 function valuesOf(sentence: SentenceRead): Map<string, { value: string; stems: string[] }[]> {
   if (sentence.values) return sentence.values;
   const read = statementOf(sentence.text);
   const values = new Map<string, { value: string; stems: string[] }[]>();
+  // A question states no value, whatever it names ("Can everyone review it by Friday?"), as for the rules.
+  sentence.values = values;
+  if (read.question) return values;
   const add = (kind: string, value: string) =>
     values.set(kind, [...(values.get(kind) ?? []), { value, stems: stemsOf(value) }]);
   for (const kind of VALUE_KINDS) for (const v of read.values[kind]) if (!PRONOUN_I.test(v)) add(kind, v);
   for (const w of sentence.text.toLowerCase().split(/[^a-z]+/)) if (NUMBER_WORDS.has(w)) add('number', w);
   for (const rate of frequenciesOf(sentence.text)) add('number', rate);
-  sentence.values = values;
   return values;
 }
 
