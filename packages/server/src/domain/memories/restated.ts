@@ -209,11 +209,11 @@ export function latestRestatementFirst<T extends { memory: Memory; relevance: nu
 ): T[] {
   const reach = Math.min(hits.length, RESTATED.reach);
   if (reach < 2 || weights.size === 0) return hits;
-  // A long text (an assistant's answer, a document) says many things: as for the rules, only a
-  // statement of the size of a fact restates one.
   let whole = 0;
   for (const [t, w] of weights) if (!WHEN_WORDS.has(t)) whole += w;
   const least = RESTATED.sameQuery * whole;
+  // A long text (an assistant's answer, a document) says many things: as for the rules, only a
+  // statement of the size of a fact restates one.
   const focus = hits
     .slice(0, reach)
     .map((h) => (h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : focusOf(h.memory, weights, least)));
