@@ -1,8 +1,9 @@
 import type { Memory } from '../../model.js';
 import { statementOf, VALUE_KINDS, type ValueKind } from './supersession/statement.js';
+import { frequenciesOf } from './frequency.js';
 
 /**
- * The kinds of value a memory gives (a date, a number, a name), read from its statement; none
+ * The kinds of value a memory gives (a date, a number or a frequency, a name), read from its statement; none
  * for a question, which gives no value whatever it names ("Can everyone review it by Friday?").
  * Reading a long memory's statement costs about a millisecond, and a brain's searches meet the
  * same memories again, so what each gives is kept by id, with its content to check that it is
@@ -29,6 +30,8 @@ export function kindsGiven(memory: Pick<Memory, 'id' | 'content'>): ReadonlySet<
   }
   const { values, question } = statementOf(memory.content);
   const kinds = new Set(question ? [] : VALUE_KINDS.filter((kind) => values[kind].size > 0));
+  // How often is a number too: "every two weeks", "weekly" answer "how often" as "twice" does.
+  if (!question && frequenciesOf(memory.content).length > 0) kinds.add('number');
   keep(memory.id, { content: memory.content, kinds });
   return kinds;
 }

@@ -6,6 +6,8 @@ import { meaningOf } from '../search/index.js';
 import { answerKindFirst } from './answer-kind.js';
 import { withoutContractions } from './contractions.js';
 import { currentVersionsFirst } from './supersession/in-search.js';
+import { latestRestatementFirst } from './restated.js';
+import { ownStatementsFirst } from './person.js';
 import { standingWindow } from './window.js';
 import { conversationNeighbours } from './neighbours.js';
 import { termCounts } from './term-counts.js';
@@ -73,7 +75,13 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
   const wanted = meaning.view ? limit + RANKING.spare : limit;
   const text = await textRanked(domain, search, wanted);
   const { total, broughtIn } = text;
-  const hits = answerKindFirst(query, text.hits, wanted, await brainLengths(domain.store.memories, search.brainId));
+  const hits = latestRestatementFirst(
+    ownStatementsFirst(
+      query,
+      answerKindFirst(query, text.hits, wanted, await brainLengths(domain.store.memories, search.brainId)),
+    ),
+    text.weights,
+  );
   if (!meaning.view) {
     const best = hits[0]?.relevance ?? 0;
     const data = hits.slice(0, limit).map(({ memory, relevance, matchesText }) => {
@@ -101,8 +109,15 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
   const pool = store.relevanceHasIdf ? MEMORY_RANKING.pool : MEMORY_RANKING.poolWithoutIdf;
   const found = await store.search({ ...search, limit: terms ? Math.max(wanted, pool) : wanted });
   if (!terms || !lengths || found.hits.length === 0) {
-    return { hits: found.hits.map((hit) => ({ ...hit, matchesText: true })), total: found.total, broughtIn: 0 };
+    return {
+      hits: found.hits.map((hit) => ({ ...hit, matchesText: true })),
+      total: found.total,
+      broughtIn: 0,
+      weights: NO_WEIGHTS,
+    };
   }
+  const counted = await termCounts(store, search.brainId, [...terms.values()], MEMORY_RANKING.dfCap);
+  const weights = new Map([...terms.keys()].map((term, i) => [term, idfOf(counted.size, counted.df[i] ?? 0)]));
   const hits = await rankMemories(
     terms,
     found.hits.map((hit) => hit.memory),
@@ -113,8 +128,11 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
     },
     lengths,
   );
-  return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
+  return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length, weights };
 }
+
+/** No query words weighed (phrases and prefixes keep the store's relevance). */
+const NO_WEIGHTS: ReadonlyMap<string, number> = new Map();
 
 /**
  * textRanked through the brain's word index (the store's MemoryWordIndex), when the store keeps one and the
@@ -129,7 +147,9 @@ async function byWordIndex(
   search: Omit<MemorySearch, 'limit'>,
   terms: Map<string, string>,
   wanted: number,
-): Promise<{ hits: RankedMemory[]; total: number; broughtIn: number } | undefined> {
+): Promise<
+  { hits: RankedMemory[]; total: number; broughtIn: number; weights: ReadonlyMap<string, number> } | undefined
+> {
   const df = words.df([...terms.values()]);
   const weights = new Map([...terms.keys()].map((term, i) => [term, idfOf(words.size, df[i] ?? 0)]));
   const { k1 } = MEMORY_RANKING;
@@ -184,7 +204,7 @@ async function byWordIndex(
     },
     lengths,
   );
-  return { hits, total, broughtIn: hits.filter((hit) => !hit.matchesText).length };
+  return { hits, total, broughtIn: hits.filter((hit) => !hit.matchesText).length, weights };
 }
 
 /** Whether the search filters by nothing the word index lacks (it holds each memory's type only). */
