@@ -72,7 +72,10 @@ const INSERT_ENTRIES = `INSERT INTO knowledge_entries (${ENTRY_INSERT_COLUMNS})
  * drops the edge, not the run), the pair is linked already in either direction, or the user
  * deleted that (pair, type); and of the array's own edges on one pair, only the first that may
  * be. A statement per thousand edges rather than per edge: a 1 MB document's 9,000 edges took
- * 9,000 round trips, 18–21 s of its 32–37 s on PostgreSQL (issue 46). RETURNING: the inserted.
+ * 9,000 round trips, 18–21 s of its 32–37 s on PostgreSQL (issue 46). The ends are looked up
+ * by id, one row each, as subqueries the planner cannot turn into a join: the run's snapshots,
+ * written in this transaction, are not in the table's statistics, and a join planned on them
+ * read every snapshot of the brain once per edge (0.45 s a thousand). RETURNING: the inserted.
  */
 const INSERT_AUTO_EDGES = `WITH proposed AS (
     SELECT * FROM json_to_recordset($2::json) AS p(at int, id text, brain_id text, source_id text, target_id text,
@@ -81,8 +84,8 @@ const INSERT_AUTO_EDGES = `WITH proposed AS (
   ), allowed AS (
     SELECT DISTINCT ON (least(p.source_id, p.target_id) COLLATE "C", greatest(p.source_id, p.target_id) COLLATE "C") p.*
     FROM proposed p
-    WHERE EXISTS (SELECT 1 FROM snapshots WHERE id = p.source_id AND brain_id = p.brain_id)
-      AND EXISTS (SELECT 1 FROM snapshots WHERE id = p.target_id AND brain_id = p.brain_id)
+    WHERE (SELECT brain_id FROM snapshots WHERE id = p.source_id) = p.brain_id
+      AND (SELECT brain_id FROM snapshots WHERE id = p.target_id) = p.brain_id
       AND NOT EXISTS (SELECT 1 FROM edges e WHERE (e.source_id = p.source_id AND e.target_id = p.target_id)
         OR (e.source_id = p.target_id AND e.target_id = p.source_id))
       AND NOT EXISTS (SELECT 1 FROM edge_tombstones t
