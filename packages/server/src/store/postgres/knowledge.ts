@@ -3,25 +3,22 @@ import { inTransaction } from './queries.js';
 import { notFound } from '../../errors.js';
 import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Page, PageOf } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
-import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { JobOutputRefused, jobOutputText } from '../job-store.js';
 import { RECORD_JOB_OUTPUT } from './jobs-sql.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
 import { MemoryPromotionLost } from '../memory-store.js';
-import { MEMORY_SQL, memoryValues } from './memories.js';
+import { MEMORY_SQL } from './memories.js';
 import { tsqueryParts } from './search.js';
-import { snapshotValues } from './snapshot-values.js';
 
 const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
 const SOURCE_COLUMNS = `id, brain_id, source_type, title, author, url, domain, tags, snapshot_ids, created_at, updated_at,
   (SELECT count(*) FROM knowledge_entries e WHERE e.source_id = knowledge_sources.id)::int AS entries_count`;
 const ENTRY_COLUMNS = 'id, brain_id, source_id, entry_type, title, content, domain, mastery, created_at, updated_at';
-const snapshotColumns = ['account_id', ...SNAPSHOT_COLUMNS];
 const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
 /** Every statement is named, so each pooled connection prepares it once. */
 const SQL = {
-  knowledgeInsertSnapshot: `INSERT INTO snapshots (${snapshotColumns.join(', ')}) VALUES (${placeholders(snapshotColumns.length)})`,
   knowledgeRecordJobOutput: RECORD_JOB_OUTPUT,
   knowledgeInsertRun: `INSERT INTO crystallize_runs (id, account_id, brain_id, status, source_type, agent_id, session_id,
       snapshot_ids, capture_ids, usage, meta, created_at) VALUES (${placeholders(12)})`,
@@ -60,6 +57,28 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 /** Crystallize runs, captures and specific knowledge on PostgreSQL. */
 const ENTRIES_PER_STATEMENT = 1000;
+
+/**
+ * A run's memories or snapshots, a statement per thousand rather than per row (as the entries
+ * below): the rows as one JSON array made records of the table's own type, which converts every
+ * column (the import writes rows so too). A 1 MB ingest writes about 10,000 of them (issue 46).
+ */
+async function insertRows(
+  client: pg.PoolClient,
+  table: 'memories' | 'snapshots',
+  columns: readonly string[],
+  accountId: string,
+  rows: readonly object[],
+): Promise<void> {
+  const list = ['account_id', ...columns].join(', ');
+  for (let at = 0; at < rows.length; at += ENTRIES_PER_STATEMENT) {
+    const slice = rows.slice(at, at + ENTRIES_PER_STATEMENT).map((row) => ({ ...row, account_id: accountId }));
+    await client.query(
+      `INSERT INTO ${table} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${table}, $1::json)`,
+      [JSON.stringify(slice)],
+    );
+  }
+}
 const ENTRY_INSERT_COLUMNS =
   'id, account_id, brain_id, source_id, position, entry_type, title, content, domain, mastery, created_at, updated_at';
 /** Entries as one JSON array, made records of the table's own type (as the import writes rows). */
@@ -124,8 +143,8 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
         const promoted = await memory('memoryPromote', [p.memoryId, accountId, p.snapshotId, p.readAt, p.at]);
         if ((promoted.rowCount ?? 0) === 0) throw new MemoryPromotionLost();
       }
-      for (const m of w.memories ?? []) await memory('memoryInsert', memoryValues(accountId, m));
-      for (const s of w.snapshots ?? []) await run('knowledgeInsertSnapshot', [accountId, ...snapshotValues(s)]);
+      await insertRows(client, 'memories', MEMORY_COLUMNS, accountId, w.memories ?? []);
+      await insertRows(client, 'snapshots', SNAPSHOT_COLUMNS, accountId, w.snapshots ?? []);
       if (w.run) {
         const r = w.run;
         await run('knowledgeInsertRun', [

@@ -129,7 +129,11 @@ export class PostgresSearchStore implements SearchStore {
     }
     const uncounted = [...new Set(parts.filter((part) => !counts.has(part)))];
     if (uncounted.length === 0) return counts;
-    for (const row of await this.rows<{ part: string; n: number }>('searchFrequenciesUpTo', [brainId, uncounted, cap])) {
+    for (const row of await this.rows<{ part: string; n: number }>('searchFrequenciesUpTo', [
+      brainId,
+      uncounted,
+      cap,
+    ])) {
       counts.set(row.part, row.n);
       this.keep(frequencyKey(brainId, row.part, cap), row.n, now);
       if (row.n < cap) this.keep(frequencyKey(brainId, row.part, undefined), row.n, now);
