@@ -61,8 +61,8 @@ const SQL = {
   searchFrequency: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2)`,
   searchFrequencyUpTo: `SELECT count(*)::int AS n FROM (SELECT 1 FROM snapshots
     WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
-  // Each part counted up to $3 in one statement: a run's entries ask for a dozen words each.
-  searchFrequenciesUpTo: `SELECT u.part, (SELECT count(*)::int FROM (SELECT 1 FROM snapshots
+  // Each part counted up to $3 (all, when null) in one statement.
+  searchFrequencies: `SELECT u.part, (SELECT count(*)::int FROM (SELECT 1 FROM snapshots
       WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', u.part) LIMIT $3) f) AS n
     FROM unnest($2::text[]) AS u(part)`,
   searchBrainSize: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1`,
@@ -115,12 +115,15 @@ export class PostgresSearchStore implements SearchStore {
   }
 
   /**
-   * frequency() of many parts, each counted up to `cap`, those not counted within the minute in
-   * one statement. A count short of its cap is the exact count, kept as that too: the linker
-   * counts a snapshot's words to a cap and then searches the rarest, whose IDFs read the exact
-   * counts; on a 1 MB knowledge ingest that was 2,800 more statements (issue 46).
+   * frequency() of many parts, each counted up to `cap` or, without one, exactly: those not
+   * counted within the minute in one statement rather than one each. The linker counts a
+   * dozen words of each snapshot, then searches the rarest (bestMatchIds, exact counts): on a
+   * 1 MB knowledge ingest, 6,000 statements (issue 46). Each count is read, and kept, when it
+   * was read one at a time, so searches find what they found. (A count short of its cap is the
+   * exact count, but kept as that it was read earlier than a search would read it, and changed
+   * which candidates a later run found.)
    */
-  private async frequenciesUpTo(brainId: string, parts: string[], cap: number): Promise<Map<string, number>> {
+  private async countsOf(brainId: string, parts: string[], cap?: number): Promise<Map<string, number>> {
     const now = Date.now();
     const counts = new Map<string, number>();
     for (const part of parts) {
@@ -129,14 +132,10 @@ export class PostgresSearchStore implements SearchStore {
     }
     const uncounted = [...new Set(parts.filter((part) => !counts.has(part)))];
     if (uncounted.length === 0) return counts;
-    for (const row of await this.rows<{ part: string; n: number }>('searchFrequenciesUpTo', [
-      brainId,
-      uncounted,
-      cap,
-    ])) {
+    const rows = await this.rows<{ part: string; n: number }>('searchFrequencies', [brainId, uncounted, cap ?? null]);
+    for (const row of rows) {
       counts.set(row.part, row.n);
       this.keep(frequencyKey(brainId, row.part, cap), row.n, now);
-      if (row.n < cap) this.keep(frequencyKey(brainId, row.part, undefined), row.n, now);
     }
     return counts;
   }
@@ -146,13 +145,24 @@ export class PostgresSearchStore implements SearchStore {
     this.frequencies.set(key, { n, at });
   }
 
-  /** The parts of a query with their IDFs in the brain, or undefined when nothing can match. */
-  private async weighted(brainId: string, query: ParsedQuery): Promise<[string[], number[]] | undefined> {
+  /**
+   * The parts of a query with their IDFs in the brain, or undefined when nothing can match.
+   * `together`: the parts' counts in one statement (the linker's searches, thousands a run),
+   * rather than a statement each in parallel on the pool (a user's search, whose exact counts of
+   * common words in a large brain each take a while).
+   */
+  private async weighted(
+    brainId: string,
+    query: ParsedQuery,
+    together = false,
+  ): Promise<[string[], number[]] | undefined> {
     const parts = tsqueryParts(query);
     if (parts.length === 0) return undefined;
-    const [size, ...counts] = await Promise.all([
+    const [size, counts] = await Promise.all([
       this.frequency(brainId, undefined),
-      ...parts.map((part) => this.frequency(brainId, part)),
+      together
+        ? this.countsOf(brainId, parts).then((found) => parts.map((part) => found.get(part) ?? 0))
+        : Promise.all(parts.map((part) => this.frequency(brainId, part))),
     ]);
     // Counts are read at different times: the brain holds at least as many as match any part.
     const idfs = counts.map((df) => Math.log(1 + (Math.max(size, df) - df + 0.5) / (df + 0.5)));
@@ -190,7 +200,7 @@ export class PostgresSearchStore implements SearchStore {
   }
 
   async bestMatchIds(brainId: string, query: ParsedQuery, limit: number): Promise<string[]> {
-    const weighted = await this.weighted(brainId, query);
+    const weighted = await this.weighted(brainId, query, true);
     if (weighted === undefined) return [];
     const [parts, idfs] = weighted;
     const hits = await this.rows<TextHit>('searchTop', [brainId, parts, null, null, idfs, limit]);
@@ -204,7 +214,7 @@ export class PostgresSearchStore implements SearchStore {
   }
 
   async documentFrequencies(brainId: string, words: string[], cap: number): Promise<Map<string, number>> {
-    const counts = words.length === 0 ? new Map<string, number>() : await this.frequenciesUpTo(brainId, words, cap);
+    const counts = words.length === 0 ? new Map<string, number>() : await this.countsOf(brainId, words, cap);
     return new Map(words.map((word) => [word, counts.get(word) ?? 0]));
   }
 
