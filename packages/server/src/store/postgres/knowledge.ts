@@ -3,34 +3,22 @@ import { inTransaction } from './queries.js';
 import { notFound } from '../../errors.js';
 import type { Capture, CrystallizeRun, Edge, KnowledgeEntry, KnowledgeSource, Page, PageOf } from '../../model.js';
 import { canonicalPair } from '../brain-rows.js';
-import { SNAPSHOT_COLUMNS } from '../columns.js';
+import { MEMORY_COLUMNS, SNAPSHOT_COLUMNS } from '../columns.js';
 import { JobOutputRefused, jobOutputText } from '../job-store.js';
 import { RECORD_JOB_OUTPUT } from './jobs-sql.js';
 import type { EntrySearch, KnowledgeStore, KnowledgeWrite, PendingCapture } from '../knowledge-store.js';
 import { MemoryPromotionLost } from '../memory-store.js';
-import { MEMORY_SQL, memoryValues } from './memories.js';
+import { MEMORY_SQL } from './memories.js';
 import { tsqueryParts } from './search.js';
-import { snapshotValues } from './snapshot-values.js';
 
 const NEWEST_FIRST = 'ORDER BY created_at DESC, id DESC';
 const SOURCE_COLUMNS = `id, brain_id, source_type, title, author, url, domain, tags, snapshot_ids, created_at, updated_at,
   (SELECT count(*) FROM knowledge_entries e WHERE e.source_id = knowledge_sources.id)::int AS entries_count`;
 const ENTRY_COLUMNS = 'id, brain_id, source_id, entry_type, title, content, domain, mastery, created_at, updated_at';
-const snapshotColumns = ['account_id', ...SNAPSHOT_COLUMNS];
 const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
 /** Every statement is named, so each pooled connection prepares it once. */
 const SQL = {
-  knowledgeInsertSnapshot: `INSERT INTO snapshots (${snapshotColumns.join(', ')}) VALUES (${placeholders(snapshotColumns.length)})`,
-  // As the linker's insert (links.ts), and the ends must still exist (a snapshot deleted since
-  // the edge was proposed drops the edge, not the run).
-  knowledgeInsertAutoEdge: `INSERT INTO edges (account_id, id, brain_id, source_id, target_id, edge_type, strength, label, origin, created_at, updated_at)
-    SELECT $1, $2, $3, $4, $5, $6, $7, $8, 'auto', $9, $10
-    WHERE EXISTS (SELECT 1 FROM snapshots WHERE id = $4 AND brain_id = $3)
-      AND EXISTS (SELECT 1 FROM snapshots WHERE id = $5 AND brain_id = $3)
-      AND NOT EXISTS (SELECT 1 FROM edges WHERE (source_id = $4 AND target_id = $5) OR (source_id = $5 AND target_id = $4))
-      AND NOT EXISTS (SELECT 1 FROM edge_tombstones WHERE source_id = $11 AND target_id = $12 AND edge_type = $6)
-    ON CONFLICT DO NOTHING`,
   knowledgeRecordJobOutput: RECORD_JOB_OUTPUT,
   knowledgeInsertRun: `INSERT INTO crystallize_runs (id, account_id, brain_id, status, source_type, agent_id, session_id,
       snapshot_ids, capture_ids, usage, meta, created_at) VALUES (${placeholders(12)})`,
@@ -69,11 +57,65 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 /** Crystallize runs, captures and specific knowledge on PostgreSQL. */
 const ENTRIES_PER_STATEMENT = 1000;
+
+/**
+ * A run's memories or snapshots, a statement per thousand rather than per row (as the entries
+ * below): the rows as one JSON array made records of the table's own type, which converts every
+ * column (the import writes rows so too). A 1 MB ingest writes about 10,000 of them (issue 46).
+ */
+async function insertRows(
+  client: pg.PoolClient,
+  table: 'memories' | 'snapshots',
+  columns: readonly string[],
+  accountId: string,
+  rows: readonly object[],
+): Promise<void> {
+  const list = ['account_id', ...columns].join(', ');
+  for (let at = 0; at < rows.length; at += ENTRIES_PER_STATEMENT) {
+    const slice = rows.slice(at, at + ENTRIES_PER_STATEMENT).map((row) => ({ ...row, account_id: accountId }));
+    await client.query(
+      `INSERT INTO ${table} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${table}, $1::json)`,
+      [JSON.stringify(slice)],
+    );
+  }
+}
 const ENTRY_INSERT_COLUMNS =
   'id, account_id, brain_id, source_id, position, entry_type, title, content, domain, mastery, created_at, updated_at';
 /** Entries as one JSON array, made records of the table's own type (as the import writes rows). */
 const INSERT_ENTRIES = `INSERT INTO knowledge_entries (${ENTRY_INSERT_COLUMNS})
   SELECT ${ENTRY_INSERT_COLUMNS} FROM json_populate_recordset(NULL::knowledge_entries, $1::json)`;
+
+/**
+ * Automatic edges as one JSON array, each inserted as the linker's insert (links.ts) would insert
+ * it alone, in order: not when its ends are gone (a snapshot deleted since the edge was proposed
+ * drops the edge, not the run), the pair is linked already in either direction, or the user
+ * deleted that (pair, type); and of the array's own edges on one pair, only the first that may
+ * be. A statement per thousand edges rather than per edge: a 1 MB document's 9,000 edges took
+ * 9,000 round trips, 18–21 s of its 32–37 s on PostgreSQL (issue 46). The ends are looked up
+ * by id, one row each, as subqueries the planner cannot turn into a join: the run's snapshots,
+ * written in this transaction, are not in the table's statistics, and a join planned on them
+ * read every snapshot of the brain once per edge (0.45 s a thousand). RETURNING: the inserted.
+ */
+const INSERT_AUTO_EDGES = `WITH proposed AS (
+    SELECT * FROM json_to_recordset($2::json) AS p(at int, id text, brain_id text, source_id text, target_id text,
+      edge_type text, strength float8, label text, created_at timestamptz, updated_at timestamptz,
+      pair_source text, pair_target text)
+  ), allowed AS (
+    SELECT DISTINCT ON (least(p.source_id, p.target_id) COLLATE "C", greatest(p.source_id, p.target_id) COLLATE "C") p.*
+    FROM proposed p
+    WHERE (SELECT brain_id FROM snapshots WHERE id = p.source_id) = p.brain_id
+      AND (SELECT brain_id FROM snapshots WHERE id = p.target_id) = p.brain_id
+      AND NOT EXISTS (SELECT 1 FROM edges e WHERE (e.source_id = p.source_id AND e.target_id = p.target_id)
+        OR (e.source_id = p.target_id AND e.target_id = p.source_id))
+      AND NOT EXISTS (SELECT 1 FROM edge_tombstones t
+        WHERE t.source_id = p.pair_source AND t.target_id = p.pair_target AND t.edge_type = p.edge_type)
+    ORDER BY least(p.source_id, p.target_id) COLLATE "C", greatest(p.source_id, p.target_id) COLLATE "C", p.at
+  )
+  INSERT INTO edges (account_id, id, brain_id, source_id, target_id, edge_type, strength, label, origin, created_at, updated_at)
+  SELECT $1, id, brain_id, source_id, target_id, edge_type, strength, label, 'auto', created_at, updated_at FROM allowed
+  ON CONFLICT DO NOTHING
+  RETURNING id`;
+const AUTO_EDGES_PER_STATEMENT = 1000;
 
 export class PostgresKnowledgeStore implements KnowledgeStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -101,8 +143,8 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
         const promoted = await memory('memoryPromote', [p.memoryId, accountId, p.snapshotId, p.readAt, p.at]);
         if ((promoted.rowCount ?? 0) === 0) throw new MemoryPromotionLost();
       }
-      for (const m of w.memories ?? []) await memory('memoryInsert', memoryValues(accountId, m));
-      for (const s of w.snapshots ?? []) await run('knowledgeInsertSnapshot', [accountId, ...snapshotValues(s)]);
+      await insertRows(client, 'memories', MEMORY_COLUMNS, accountId, w.memories ?? []);
+      await insertRows(client, 'snapshots', SNAPSHOT_COLUMNS, accountId, w.snapshots ?? []);
       if (w.run) {
         const r = w.run;
         await run('knowledgeInsertRun', [
@@ -154,17 +196,16 @@ export class PostgresKnowledgeStore implements KnowledgeStore {
         await client.query(INSERT_ENTRIES, [JSON.stringify(entries.slice(at, at + ENTRIES_PER_STATEMENT))]);
       }
       const edges: Edge[] = [];
-      for (const e of w.autoEdges ?? []) {
-        const [pairSource, pairTarget] = canonicalPair(e);
-        const values = [accountId, e.id, e.brain_id, e.source_id, e.target_id, e.edge_type, e.strength, e.label];
-        const result = await run('knowledgeInsertAutoEdge', [
-          ...values,
-          e.created_at,
-          e.updated_at,
-          pairSource,
-          pairTarget,
-        ]);
-        if ((result.rowCount ?? 0) > 0) edges.push(e);
+      const autoEdges = w.autoEdges ?? [];
+      for (let at = 0; at < autoEdges.length; at += AUTO_EDGES_PER_STATEMENT) {
+        const batch = autoEdges.slice(at, at + AUTO_EDGES_PER_STATEMENT);
+        const rows = batch.map((e, i) => {
+          const [pair_source, pair_target] = canonicalPair(e);
+          return { ...e, at: i, pair_source, pair_target };
+        });
+        const inserted = await client.query<{ id: string }>(INSERT_AUTO_EDGES, [accountId, JSON.stringify(rows)]);
+        const ids = new Set(inserted.rows.map((row) => row.id));
+        edges.push(...batch.filter((e) => ids.has(e.id)));
       }
       if (w.job) {
         const written = jobOutputText(w.job, edges);
