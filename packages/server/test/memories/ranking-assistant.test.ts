@@ -5,6 +5,7 @@
 // answer beside it is not lifted above the user's other statement of the thing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { writeConversation } from '../helpers/conversation.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
 /** A long answer: the advice of an assistant, naming the topic's words now and then. */
@@ -58,20 +59,10 @@ describe('memory ranking on a user’s history with an assistant', () => {
   before(async () => {
     api = await startTestApi({ backgroundWork: false });
     key = await api.newKey();
-    for (const [s, turns] of SESSIONS.entries()) {
-      for (const [t, [speaker, content]] of turns.entries()) {
-        const res = await api.request('POST', '/v1/memories', {
-          key,
-          body: {
-            content,
-            speaker,
-            session_id: `chat-${s + 1}`,
-            occurred_at: new Date(Date.UTC(2024, 2, 1 + 7 * s, 18, t)).toISOString(),
-          },
-        });
-        assert.equal(res.status, 201, JSON.stringify(res.body));
-      }
-    }
+    await writeConversation(api, key, SESSIONS, {
+      prefix: 'chat',
+      at: (s, t) => new Date(Date.UTC(2024, 2, 1 + 7 * s, 18, t)),
+    });
   });
   after(() => api.close());
 

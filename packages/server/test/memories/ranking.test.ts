@@ -3,6 +3,7 @@
 // of a question do not, and a turn next to a strong match comes with it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { writeConversation } from '../helpers/conversation.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
 /** Two sessions of a conversation between Ada and Ben, in order. */
@@ -27,25 +28,14 @@ const SESSIONS: [string, string][][] = [
 describe('memory ranking on a fixed conversation', () => {
   let api: TestApi;
   let key: TestKey;
-  const ids = new Map<string, string>();
+  let ids = new Map<string, string>();
   before(async () => {
     api = await startTestApi({ backgroundWork: false });
     key = await api.newKey();
-    for (const [s, turns] of SESSIONS.entries()) {
-      for (const [t, [speaker, content]] of turns.entries()) {
-        const res = await api.request('POST', '/v1/memories', {
-          key,
-          body: {
-            content,
-            speaker,
-            session_id: `session-${s + 1}`,
-            occurred_at: new Date(Date.UTC(2024, 0, s + 1, 10, t)).toISOString(),
-          },
-        });
-        assert.equal(res.status, 201, JSON.stringify(res.body));
-        ids.set(content, res.body.data.id);
-      }
-    }
+    ids = await writeConversation(api, key, SESSIONS, {
+      prefix: 'session',
+      at: (s, t) => new Date(Date.UTC(2024, 0, s + 1, 10, t)),
+    });
   });
   after(() => api.close());
 

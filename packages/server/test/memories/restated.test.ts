@@ -7,6 +7,7 @@
 // the first person.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { writeConversation } from '../helpers/conversation.js';
 import { startTestApi, type TestApi, type TestKey } from '../helpers/harness.js';
 
 /** Sessions a week apart, oldest first: [speaker, content]. */
@@ -52,25 +53,14 @@ const turn = (s: number, t: number) => (SESSIONS[s] as [string, string][])[t]?.[
 describe('memory search: restated facts, frequencies and the asker’s own statements', () => {
   let api: TestApi;
   let key: TestKey;
-  const ids = new Map<string, string>();
+  let ids = new Map<string, string>();
   before(async () => {
     api = await startTestApi({ backgroundWork: false });
     key = await api.newKey();
-    for (const [s, turns] of SESSIONS.entries()) {
-      for (const [t, [speaker, content]] of turns.entries()) {
-        const res = await api.request('POST', '/v1/memories', {
-          key,
-          body: {
-            content,
-            speaker,
-            session_id: `chat-${s + 1}`,
-            occurred_at: new Date(Date.UTC(2024, 2, 1 + 7 * s, 18, t)).toISOString(),
-          },
-        });
-        assert.equal(res.status, 201, JSON.stringify(res.body));
-        ids.set(content, (res.body.data as { id: string }).id);
-      }
-    }
+    ids = await writeConversation(api, key, SESSIONS, {
+      prefix: 'chat',
+      at: (s, t) => new Date(Date.UTC(2024, 2, 1 + 7 * s, 18, t)),
+    });
   });
   after(() => api.close());
 
