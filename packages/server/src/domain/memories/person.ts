@@ -1,4 +1,5 @@
 import type { Memory } from '../../model.js';
+import { KeptByContent } from './kept-by-content.js';
 
 /**
  * A question in the first person ("what did I…", "my current score") asks about its asker's own
@@ -24,10 +25,15 @@ export function asksOfItself(query: string): boolean {
   return count(text, FIRST) > 0 && count(text, SECOND) === 0;
 }
 
+/** Memories read for `addressed`, by id (KeptByContent): a search reads its 30 best. */
+const readAddressed = new KeptByContent<boolean>(4_000_000);
+
 /** Whether a memory speaks more to "you" than of itself. */
-export function addressed(memory: Pick<Memory, 'content'>): boolean {
-  const text = plain(memory.content);
-  return count(text, SECOND) > count(text, FIRST);
+export function addressed(memory: Pick<Memory, 'id' | 'content'>): boolean {
+  return readAddressed.get(memory, (content) => {
+    const text = plain(content);
+    return count(text, SECOND) > count(text, FIRST);
+  });
 }
 
 /** Lowers the memories addressed to someone, for a question asked of itself; sorts again. */
