@@ -16,8 +16,10 @@
 //
 // The loaded database is kept (bench/lib/kept-database.mjs: on SQLite a file under the system's
 // temporary directory, on PostgreSQL a database named after the load): the first run loads
-// (9–14 min on SQLite, about 25 on PostgreSQL), later runs serve a copy of the kept file (SQLite) or the kept database and
-// only ask the questions (about a minute), so a ranking change is measured quickly. --reload
+// (9–14 min on SQLite, 7–16 on PostgreSQL), later runs serve a copy of the kept file (SQLite)
+// or the kept database and only ask the questions (about 30 s), so a ranking change is measured
+// quickly; the server is started again after a load (a connection kept alive through the load
+// may be closed under the first search). --reload
 // loads again (after a change to how memories are written: supersession rules, migrations);
 // --fresh loads into a throwaway database as before. --dump writes each question's ranking
 // (refs, best first, --depth of them: default 10; scores always use the first 10) as JSON lines.

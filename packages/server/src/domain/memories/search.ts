@@ -14,7 +14,15 @@ import { termCounts } from './term-counts.js';
 import { brainLengths } from './length-norm.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
-import { bagOf, idfOf, MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
+import {
+  bagOf,
+  idfOf,
+  MEMORY_RANKING,
+  NEIGHBOUR_REACH,
+  rankedTerms,
+  rankMemories,
+  type RankedMemory,
+} from './ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
