@@ -14,9 +14,12 @@
 //   node bench/longmemeval-quality.mjs [--data DIR] [--backend sqlite|postgres|both] [--questions N]
 //     [--fresh | --reload] [--dump FILE] [--depth N]
 //
-// On SQLite the loaded database is kept under the system's temporary directory
-// (bench/lib/kept-database.mjs): the first run loads (9–14 min), later runs copy the kept file and
-// only ask the questions (about a minute), so a ranking change is measured quickly. --reload
+// The loaded database is kept (bench/lib/kept-database.mjs: on SQLite a file under the system's
+// temporary directory, on PostgreSQL a database named after the load): the first run loads
+// (9–14 min on SQLite, 7–16 on PostgreSQL), later runs serve a copy of the kept file (SQLite)
+// or the kept database and only ask the questions (about 30 s), so a ranking change is measured
+// quickly; the server is started again after a load (a connection kept alive through the load
+// may be closed under the first search). --reload
 // loads again (after a change to how memories are written: supersession rules, migrations);
 // --fresh loads into a throwaway database as before. --dump writes each question's ranking
 // (refs, best first, --depth of them: default 10; scores always use the first 10) as JSON lines.
@@ -32,7 +35,7 @@ import { ndcgAt, recallAt } from './lib/ir-metrics.mjs';
 import { createBenchDatabase } from './lib/postgres.mjs';
 import { prepareDatabase, REPO, snapgraphCli, startSnapgraph } from './lib/server.mjs';
 import { dumpAnswers } from './lib/answers-dump.mjs';
-import { keptDatabase, keptName } from './lib/kept-database.mjs';
+import { keptDatabase, keptName, keptPostgresDatabase } from './lib/kept-database.mjs';
 
 const { newId } = await import(join(REPO, 'packages/server/dist/ids.js'));
 /** A memory's content is at most this long (design §12); longer assistant answers are cut there. */
@@ -153,12 +156,14 @@ async function load(server, db, headers, turns, questions) {
 }
 
 async function runBackend(backend, turns, questions, options) {
-  const database = backend === 'postgres' ? await createBenchDatabase() : undefined;
-  // On SQLite the load is kept (bench/lib/kept-database.mjs) unless --fresh: a second run only asks.
-  const kept =
-    backend === 'sqlite' && !options.fresh
-      ? keptDatabase(keptName('longmemeval', options.data, { all: questions.length }), options)
-      : undefined;
+  // The load is kept (bench/lib/kept-database.mjs) unless --fresh: a second run only asks.
+  const name = keptName('longmemeval', options.data, { all: questions.length });
+  const kept = options.fresh
+    ? undefined
+    : backend === 'sqlite'
+      ? keptDatabase(name, options)
+      : await keptPostgresDatabase(name, options);
+  const database = backend === 'postgres' && !kept ? await createBenchDatabase() : undefined;
   const db = kept?.db ?? prepareDatabase({ databaseUrl: database?.url });
   let server = await startSnapgraph({ databaseUrl: db.databaseUrl });
   const headers = { authorization: `Bearer ${db.key}` };

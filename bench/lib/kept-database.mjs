@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { admin, postgresUrlOf } from './postgres.mjs';
 import { snapgraphCli, tempDir } from './server.mjs';
 
 /** The folder the kept loads live in. */
@@ -59,6 +60,41 @@ export function keptDatabase(name, { reload = false } = {}) {
       mkdirSync(dir, { recursive: true });
       copyFileSync(url, kept);
       if (existsSync(`${url}-wal`)) copyFileSync(`${url}-wal`, `${kept}-wal`);
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, key }));
+    },
+  };
+}
+
+/**
+ * keptDatabase on PostgreSQL: the load is kept as a database named after it (its manifest beside
+ * the SQLite loads'), served as it is on later runs (searches write nothing a ranking reads).
+ */
+export async function keptPostgresDatabase(name, { reload = false } = {}) {
+  const dir = join(KEEP_ROOT, `${name}-postgres`);
+  const manifestFile = join(dir, 'manifest.json');
+  const database = `snapgraph_kept_${name.toLowerCase().replace(/[^a-z0-9]/g, '_')}`;
+  const url = postgresUrlOf(database);
+  const { dir: work, remove } = tempDir();
+  const exists = (await admin(`SELECT 1 FROM pg_database WHERE datname = '${database}'`)).rows.length > 0;
+  if (!reload && exists && existsSync(manifestFile)) {
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    return { db: { dir: work, databaseUrl: url, ...manifest.key, cleanup: remove }, manifest, fresh: false, keep() {} };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${database}`);
+  const key = JSON.parse(
+    snapgraphCli(
+      ['keys', 'create', '--plan', 'enterprise', '--rpm', '1000000000', '--burst', '1000000000', '--json'],
+      url,
+    ),
+  );
+  return {
+    db: { dir: work, databaseUrl: url, ...key, cleanup: remove },
+    manifest: undefined,
+    fresh: true,
+    keep(manifest) {
+      mkdirSync(dir, { recursive: true });
       writeFileSync(manifestFile, JSON.stringify({ ...manifest, key }));
     },
   };

@@ -6,7 +6,7 @@ import { onCleanup } from './cleanup.mjs';
 export const postgresAdminUrl =
   process.env.SNAPGRAPH_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function admin(sql) {
+export async function admin(sql) {
   const client = new pg.Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
   await client.connect();
   try {
@@ -41,4 +41,11 @@ export async function createBenchDatabase() {
   const url = new URL(postgresAdminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop };
+}
+
+/** The URL of the database `name` on the bench's PostgreSQL. */
+export function postgresUrlOf(name) {
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -5,6 +5,7 @@ import { occursAfter } from './supersession/arrival.js';
 import { STATEMENT_MAX_CHARS } from './supersession/rules.js';
 import { statementOf, VALUE_KINDS } from './supersession/statement.js';
 import { frequenciesOf } from './frequency.js';
+import { KeptByContent } from './kept-by-content.js';
 
 /**
  * Design §6.1 read at query time. A fact restated with another value ("I've added 17 new
@@ -85,14 +86,13 @@ interface SentenceRead {
 }
 
 /**
- * Each memory's sentences as read, kept by id with its content (an update changes it), as
+ * Each memory's sentences as read, kept by id with its content (KeptByContent), as
  * kinds-given.ts keeps what kinds of value a memory gives: a brain's searches meet the same
  * memories again, and reading them is most of what this step costs. At most KEPT_CHARS of
- * content; past it the least lately used go.
+ * content.
  */
 const KEPT_CHARS = 2_000_000;
-const kept = new Map<string, { content: string; sentences: SentenceRead[] }>();
-let keptChars = 0;
+const kept = new KeptByContent<SentenceRead[]>(KEPT_CHARS);
 
 const stemsOf = (text: string): string[] => {
   const out: string[] = [];
@@ -101,25 +101,7 @@ const stemsOf = (text: string): string[] => {
 };
 
 function sentencesRead(memory: Pick<Memory, 'id' | 'content'>): SentenceRead[] {
-  const known = kept.get(memory.id);
-  if (known && known.content === memory.content) {
-    kept.delete(memory.id);
-    kept.set(memory.id, known);
-    return known.sentences;
-  }
-  const sentences = sentencesOf(memory.content).map((text) => ({ text, stems: new Set(stemsOf(text)) }));
-  if (known) {
-    kept.delete(memory.id);
-    keptChars -= known.content.length;
-  }
-  kept.set(memory.id, { content: memory.content, sentences });
-  keptChars += memory.content.length;
-  for (const [oldest, { content }] of kept) {
-    if (keptChars <= KEPT_CHARS) break;
-    kept.delete(oldest);
-    keptChars -= content.length;
-  }
-  return sentences;
+  return kept.get(memory, (content) => sentencesOf(content).map((text) => ({ text, stems: new Set(stemsOf(text)) })));
 }
 
 /** The values a sentence gives, by kind: its statement's, number words and frequencies; none for a question. */

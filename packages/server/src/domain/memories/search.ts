@@ -14,7 +14,15 @@ import { termCounts } from './term-counts.js';
 import { brainLengths } from './length-norm.js';
 import { isEmptyQuery, parseQuery } from '../search/query.js';
 import { baseScore, compareDesc, RANKING, shownScore } from '../search/ranking.js';
-import { idfOf, MEMORY_RANKING, NEIGHBOUR_REACH, rankedTerms, rankMemories, type RankedMemory } from './ranking.js';
+import {
+  bagOf,
+  idfOf,
+  MEMORY_RANKING,
+  NEIGHBOUR_REACH,
+  rankedTerms,
+  rankMemories,
+  type RankedMemory,
+} from './ranking.js';
 import type { MeaningView } from '../search/semantic.js';
 
 export interface MemorySearchInput {
@@ -118,9 +126,10 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
   }
   const counted = await termCounts(store, search.brainId, [...terms.values()], MEMORY_RANKING.dfCap);
   const weights = new Map([...terms.keys()].map((term, i) => [term, idfOf(counted.size, counted.df[i] ?? 0)]));
+  const read = found.hits.map((hit) => hit.memory);
   const hits = await rankMemories(
     terms,
-    found.hits.map((hit) => hit.memory),
+    store.relevanceHasIdf ? read : bestByBm25(read, weights, lengths.b, Math.max(wanted, MEMORY_RANKING.pool)),
     search,
     {
       termStats: (words) => termCounts(store, search.brainId, words, MEMORY_RANKING.dfCap),
@@ -129,6 +138,31 @@ async function textRanked(domain: Domain, search: Omit<MemorySearch, 'limit'>, w
     lengths,
   );
   return { hits, total: found.total, broughtIn: hits.filter((hit) => !hit.matchesText).length, weights };
+}
+
+/**
+ * The `k` best of a store's matches by BM25 (ranking.ts's, over these weights; the matches' mean
+ * length), in the store's order where they tie: a store whose relevance has no IDF hands over
+ * MEMORY_RANKING.poolWithoutIdf by it, and ranking then sees the `pool` best as the word index
+ * hands them over (byWordIndex), so that a pool of the same size sets the same mean length.
+ */
+function bestByBm25(memories: Memory[], weights: ReadonlyMap<string, number>, b: number, k: number): Memory[] {
+  if (memories.length <= k) return memories;
+  const { k1 } = MEMORY_RANKING;
+  const bags = memories.map((memory) => bagOf(memory, false));
+  const mean = Math.max(1, bags.reduce((sum, bag) => sum + bag.length, 0) / bags.length);
+  return bags
+    .map((bag, i) => {
+      let score = 0;
+      for (const [term, weight] of weights) {
+        const tf = bag.counts.get(term) ?? 0;
+        if (tf > 0) score += (weight * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * bag.length) / mean));
+      }
+      return { memory: memories[i] as Memory, score };
+    })
+    .sort((x, y) => y.score - x.score)
+    .slice(0, k)
+    .map((scored) => scored.memory);
 }
 
 /** No query words weighed (phrases and prefixes keep the store's relevance). */
