@@ -5,7 +5,9 @@
 // entries), and four concurrent 1 MB POST /v1/ingest with extract_memories. The application
 // in-process (the tests' harness: SQLite, or PostgreSQL with SNAPGRAPH_TEST_BACKEND=postgres),
 // sources through tsx, no build needed:
-//   node --import tsx bench/large-writes.mjs [--scenario knowledge|ingest|both]
+//   node --import tsx bench/large-writes.mjs [--scenario knowledge|ingest|both] [--size chars] [--ingests n]
+// --size: each large write's characters (1,000,000 unless given); --ingests: how many concurrent
+// ingests with extract_memories (4 unless given).
 // The small writes and /healthz go through app.inject on the server's event loop; the large
 // writes are sent over HTTP from a worker thread, as from another process: reading a 10 MB
 // answer is the client's work, and on the server's thread it would count as the server's stall.
@@ -17,9 +19,15 @@ import { Worker } from 'node:worker_threads';
 import { startTestApi } from '../packages/server/test/helpers/harness.ts';
 import { prose } from '../packages/server/test/compute/prose.ts';
 
-const i = process.argv.indexOf('--scenario');
-const SCENARIO = i === -1 ? 'both' : process.argv[i + 1];
-const MB = 1_000_000;
+/** The value after `--name`, or `fallback`. */
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1];
+};
+const SCENARIO = option('scenario', 'both');
+const MB = Number(option('size', 1_000_000));
+const INGESTS = Number(option('ingests', 4));
+const size = MB === 1_000_000 ? '1 MB' : `${MB.toLocaleString('en')}-character`;
 
 const api = await startTestApi();
 const writer = await api.newKey({ plan: 'pro' });
@@ -132,19 +140,20 @@ if (SCENARIO !== 'ingest') {
   const free = await api.newKey({ plan: 'free' });
   // Made before the measuring starts: a megabyte of prose is the bench's work, not the server's.
   const body = { source_type: 'book', title: 'A long book', content: prose(MB, seed++).slice(0, MB) };
-  await beside('one Free-plan 1 MB knowledge ingest', async () => {
+  await beside(`one Free-plan ${size} knowledge ingest`, async () => {
     return [await post('/v1/specific-knowledge/ingest', free, body)];
   });
 }
 if (SCENARIO !== 'knowledge') {
   const keys = [];
-  for (let k = 0; k < 4; k++) keys.push(await api.newKey({ plan: 'pro' }));
+  for (let k = 0; k < INGESTS; k++) keys.push(await api.newKey({ plan: 'pro' }));
   const bodies = keys.map(() => ({
     content: prose(MB, seed++).slice(0, MB),
     source_type: 'document',
     extract_memories: true,
   }));
-  await beside('four concurrent 1 MB ingests with extract_memories', () =>
+  const ingests = INGESTS === 1 ? `one ${size} ingest` : `${INGESTS} concurrent ${size} ingests`;
+  await beside(`${ingests} with extract_memories`, () =>
     Promise.all(keys.map((key, k) => post('/v1/ingest', key, bodies[k]))),
   );
 }

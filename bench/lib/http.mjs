@@ -45,8 +45,20 @@ export async function checkSeededTotals(base, headers, brainId, { snapshots, edg
 // the head, and the server's delayed ACK waits for it).
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-/** A JSON request over a kept-alive connection; throws unless 2xx. Resolves with the parsed body. */
-export function requestJson(method, url, { body, headers = {}, timeoutMs = 30_000 } = {}) {
+/**
+ * A JSON request over a kept-alive connection; throws unless 2xx. Resolves with the parsed body.
+ * Sent once more when a kept connection turns out closed under it (EPIPE, ECONNRESET on a reused
+ * socket): the server closes a connection left idle past its keep-alive timeout, as while
+ * LongMemEval's imports run on PostgreSQL, and such a request never reached it.
+ */
+export function requestJson(method, url, options = {}) {
+  return requestOnce(method, url, options).catch((err) => {
+    if (!err.reusedSocket || (err.code !== 'EPIPE' && err.code !== 'ECONNRESET')) throw err;
+    return requestOnce(method, url, options);
+  });
+}
+
+function requestOnce(method, url, { body, headers = {}, timeoutMs = 30_000 } = {}) {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -76,7 +88,7 @@ export function requestJson(method, url, { body, headers = {}, timeoutMs = 30_00
       },
     );
     req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer in ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
     req.end(payload);
   });
 }

@@ -46,8 +46,9 @@ const SQL = {
   knowledgeGetEntryForUpdate: `SELECT ${ENTRY_COLUMNS} FROM knowledge_entries WHERE id = $1 AND account_id = $2 FOR UPDATE`,
   knowledgeUpdateEntry: `UPDATE knowledge_entries SET title = $3, content = $4, domain = $5, mastery = $6, updated_at = $7
     WHERE id = $1 AND account_id = $2`,
-  knowledgeSearchEntries: `SELECT ${ENTRY_COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance
-    FROM knowledge_entries, (SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q
+  // The query parsed once (MATERIALIZED), not again for every entry (memories.ts, WITH_QUERY).
+  knowledgeSearchEntries: `WITH q AS MATERIALIZED (SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query)
+    SELECT ${ENTRY_COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance FROM knowledge_entries, q
     WHERE brain_id = $1 AND search_vector @@ q.query AND ($3::text IS NULL OR domain = $3)
       AND ($4::text IS NULL OR entry_type = $4)
     ORDER BY relevance DESC, created_at DESC, id DESC`,

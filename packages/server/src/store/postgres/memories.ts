@@ -20,7 +20,13 @@ const SEARCH_FILTERS = `brain_id = $1 AND ($3::text IS NULL OR memory_type = $3)
   AND ($5::text IS NULL OR session_id = $5) AND ($6::timestamptz IS NULL OR occurred_at >= $6)
   AND ($7::timestamptz IS NULL OR occurred_at <= $7)
   AND ($8::boolean IS NOT TRUE OR superseded_by IS NULL OR superseded_at > $9::timestamptz)`;
-const QUERY = `(SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q`;
+/**
+ * The query's tsquery, parsed once per statement. As a subquery in FROM, the planner pulls its
+ * expression up into the row filter and the rank, so to_tsquery parsed and stemmed every word of
+ * the query again for every memory of the brain (50 ms a search of a 1,000-memory brain; a large
+ * ingest's supersession searches grew with the square of its size). MATERIALIZED keeps it one row.
+ */
+const WITH_QUERY = `WITH q AS MATERIALIZED (SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query)`;
 // $1 brain, $2 session, $3 the anchor's occurred_at, $4 its id, $5 how many.
 const SESSION = 'brain_id = $1 AND session_id = $2';
 
@@ -46,12 +52,12 @@ export const MEMORY_SQL = {
   memoryBridge: `UPDATE memories SET superseded_by = $3, superseded_at = $4 WHERE brain_id = $1 AND superseded_by = $2`,
   memoryReplaced: `SELECT ${COLUMNS} FROM memories WHERE brain_id = $1 AND superseded_by = ANY($2::text[])`,
   // ts_rank's default label weights {0.1, 0.2, 0.4, 1.0}: a word in a tag (A) counts 2.5× one in the content (B).
-  memorySearch: `SELECT ${COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance FROM memories, ${QUERY}
+  memorySearch: `${WITH_QUERY} SELECT ${COLUMNS}, ts_rank(search_vector, q.query, 1) AS relevance FROM memories, q
     WHERE ${SEARCH_FILTERS} AND search_vector @@ q.query
     ORDER BY relevance DESC, created_at DESC, id DESC LIMIT $10`,
-  memorySearchCount: `SELECT count(*)::int AS n FROM memories, ${QUERY}
+  memorySearchCount: `${WITH_QUERY} SELECT count(*)::int AS n FROM memories, q
     WHERE ${SEARCH_FILTERS} AND search_vector @@ q.query`,
-  memoryAmong: `SELECT ${COLUMNS}, search_vector @@ q.query AS matches_text FROM memories, ${QUERY}
+  memoryAmong: `${WITH_QUERY} SELECT ${COLUMNS}, search_vector @@ q.query AS matches_text FROM memories, q
     WHERE ${SEARCH_FILTERS} AND id = ANY($10::text[])`,
   memoryBrainSize: 'SELECT count(*)::int AS n FROM memories WHERE brain_id = $1',
   memoryContentLengths: `SELECT count(*)::int AS n, avg(l)::float8 AS mean, avg(l * l)::float8 AS square

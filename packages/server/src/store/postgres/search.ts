@@ -49,15 +49,19 @@ export function tsqueryParts(query: ParsedQuery): string[] {
 // $1 brain, $2 the parts' tsquery texts, $3 type or null, $4 tag or null, $5 the parts' IDFs.
 const IN_SCOPE = `s.brain_id = $1 AND s.search_vector @@ q.query AND ($3::text IS NULL OR s.type = $3)
   AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(s.tags) t WHERE t = $4))`;
-const QUERY = `(SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query) q`;
-const PARTS = `WITH parts AS (SELECT to_tsquery('english', u.part) AS query, u.idf
+/**
+ * The query and its parts, parsed once per statement (MATERIALIZED): inlined, to_tsquery parsed
+ * and stemmed them again for every snapshot matched (memories.ts, WITH_QUERY).
+ */
+const QUERY = `q AS MATERIALIZED (SELECT to_tsquery('english', array_to_string($2::text[], ' | ')) AS query)`;
+const PARTS = `parts AS MATERIALIZED (SELECT to_tsquery('english', u.part) AS query, u.idf
   FROM unnest($2::text[], $5::float8[]) AS u(part, idf))`;
 
 const SQL = {
-  searchTop: `${PARTS} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, ${QUERY}
+  searchTop: `WITH ${PARTS}, ${QUERY} SELECT s.id, ${RELEVANCE} AS relevance, s.created_at FROM snapshots s, q
     WHERE ${IN_SCOPE} ORDER BY relevance DESC, s.created_at DESC, s.id DESC LIMIT $6`,
-  searchCount: `SELECT count(*)::int AS n FROM snapshots s, ${QUERY} WHERE ${IN_SCOPE}`,
-  searchMatching: `SELECT s.id FROM snapshots s, ${QUERY} WHERE s.id = ANY($5::text[]) AND ${IN_SCOPE}`,
+  searchCount: `WITH ${QUERY} SELECT count(*)::int AS n FROM snapshots s, q WHERE ${IN_SCOPE}`,
+  searchMatching: `WITH ${QUERY} SELECT s.id FROM snapshots s, q WHERE s.id = ANY($5::text[]) AND ${IN_SCOPE}`,
   searchFrequency: `SELECT count(*)::int AS n FROM snapshots WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2)`,
   searchFrequencyUpTo: `SELECT count(*)::int AS n FROM (SELECT 1 FROM snapshots
     WHERE brain_id = $1 AND search_vector @@ to_tsquery('english', $2) LIMIT $3) f`,
