@@ -22,6 +22,11 @@ export async function waitForJob(
   const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     const res = await request('GET', `/v1/jobs/${id}`, { key });
+    if (res.status === 429 && Date.now() < deadline) {
+      // Polled faster than the plan's read limit allows while a slow job runs: wait as told.
+      await sleep(1000 * Number((res.body as { retry_after?: number }).retry_after ?? 1));
+      continue;
+    }
     if (res.status !== 200) throw new Error(`GET /v1/jobs/${id}: ${res.status} ${JSON.stringify(res.body)}`);
     if (done(res.body.data)) return res.body.data;
     if (Date.now() > deadline) throw new Error(`job ${id} never got there: ${JSON.stringify(res.body.data)}`);

@@ -18,7 +18,14 @@ import {
 import { ASYNC, waitForJob } from '../jobs/support.js';
 
 const JOB_SERVER = ['--import', 'tsx', join(SERVER_ROOT, 'test', 'process', 'helpers', 'job-server.ts')];
-const FAST_LEASE = { JOB_LEASE_MS: '500' };
+/**
+ * A lease short enough that a killed runner's job is claimed again soon, long enough that a
+ * runner alive on a busy machine renews it in time: the test kind's snapshot is written by
+ * store.snapshots, outside the lease fence that guards the real kinds' output
+ * (domain/jobs/fence.ts), so a lease lost to a stall of 500 ms (CI at load 15, PostgreSQL) ran
+ * the work twice and wrote it twice.
+ */
+const FAST_LEASE = { JOB_LEASE_MS: '2000' };
 
 function startJobServer(workspace: Workspace, env: Record<string, string> = {}) {
   return startServer(workspace.databasePath, { args: JOB_SERVER, env });
