@@ -44,12 +44,7 @@ export function keptDatabase(name, { reload = false } = {}) {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
     return { db: { dir: work, databaseUrl: url, ...manifest.key, cleanup: remove }, manifest, fresh: false, keep() {} };
   }
-  const key = JSON.parse(
-    snapgraphCli(
-      ['keys', 'create', '--plan', 'enterprise', '--rpm', '1000000000', '--burst', '1000000000', '--json'],
-      url,
-    ),
-  );
+  const key = unlimitedKey(url);
   return {
     db: { dir: work, databaseUrl: url, ...key, cleanup: remove },
     manifest: undefined,
@@ -83,12 +78,7 @@ export async function keptPostgresDatabase(name, { reload = false } = {}) {
   rmSync(dir, { recursive: true, force: true });
   await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${database}`);
-  const key = JSON.parse(
-    snapgraphCli(
-      ['keys', 'create', '--plan', 'enterprise', '--rpm', '1000000000', '--burst', '1000000000', '--json'],
-      url,
-    ),
-  );
+  const key = unlimitedKey(url);
   return {
     db: { dir: work, databaseUrl: url, ...key, cleanup: remove },
     manifest: undefined,
@@ -98,4 +88,14 @@ export async function keptPostgresDatabase(name, { reload = false } = {}) {
       writeFileSync(manifestFile, JSON.stringify({ ...manifest, key }));
     },
   };
+}
+
+/** A key on the database at `url` whose rate limits no bench reaches. */
+function unlimitedKey(url) {
+  return JSON.parse(
+    snapgraphCli(
+      ['keys', 'create', '--plan', 'enterprise', '--rpm', '1000000000', '--burst', '1000000000', '--json'],
+      url,
+    ),
+  );
 }
