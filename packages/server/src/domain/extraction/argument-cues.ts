@@ -57,7 +57,7 @@ export const CLAIM_MARKERS = [
   /\b(?:we|you|everyone|everybody|they|society|the state) (?:\w+ )?need\b/,
   /\bin (?:my|our) (?:opinion|view)\b|\bclearly\b|\bobviously\b|\bit is (?:\w+ )?(?:clear|obvious|time)\b/,
   /\bit (?:would|will) be (?:better|best|justified|wise|sensible|right|wrong|a mistake|fair|unfair)\b/,
-  /\b(?:thus|therefore|hence)\b/,
+  /\b(?:thus(?! far\b)|therefore|hence)\b/,
   /^(?:the|my|our|one) (?:(?:main|key|big|real|most important|first|one) )?(?:thing (?:that )?(?:i|we) (?:learned|realized|know)|lesson|point|takeaway|insight|key|bottom line) (?:is|was)\b/,
 ];
 
@@ -72,7 +72,7 @@ export const REBUTTAL_INSIDE = /^(?:\S+\s+){0,4}?\S+,\s*however,|\bthough[.!]?$/
 export const CONCEDING_REBUTTAL = /^(?:nevertheless|nonetheless|still|even so|all the same)\b/;
 
 /** "X should therefore …": the conclusion marked inside the sentence. */
-export const CONCLUSION_INSIDE = /^(?:\S+\s+){1,8}?(?:therefore|thus|hence|consequently)\b/;
+export const CONCLUSION_INSIDE = /^(?:\S+\s+){1,8}?(?:therefore|thus(?! far\b)|hence|consequently)\b/;
 
 /** Says yes to the other side before answering it. */
 export const YES = /^(?:yes|yeah|sure|true|okay|ok|fine)\b/;
