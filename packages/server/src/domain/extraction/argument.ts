@@ -15,6 +15,7 @@ import {
   RESTATEMENT,
   TRAILING_REASON,
   YES,
+  CONCEDING_FRAME,
   CONCESSION_OPENERS,
   CONCLUSION_OPENER,
   CONTRAST_INSIDE,
@@ -153,7 +154,8 @@ function read(unit: Unit): Reading {
       ? { unit, own: null, other: withOpener(unit), reason: null, rebuts }
       : { unit, ...withReason(unit), other: null, rebuts };
 
-  const voiced = ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower));
+  const voiced =
+    ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower) || CONCEDING_FRAME.test(lower));
   if (!ARGUMENT_RULES.concessions) return whole(voiced);
 
   // "Of course X, but Y" / "Admittedly X, but Y": X is the other side's, Y the author's answer.
@@ -260,6 +262,8 @@ export function readArgument(statements: Unit[]): Argument | null {
     readings.forEach((reading, i) => {
       const before = readings[i - 1];
       if (!reading.rebuts || !REBUTTAL_OPENER.test(spoken(reading.unit)) || !before || i - 1 === best) return;
+      // "Nevertheless, one has to admit …" turns to the other side: it answers nothing of the author's.
+      if (reading.own === null) return;
       if (before.other !== null || before.own === null || SUPPORT_OPENER.test(before.unit.lower)) return;
       if (CONCLUSION_OPENER.test(before.unit.lower) || CLAIM_MARKERS.some((m) => m.test(before.unit.lower))) return;
       // An objection raised earlier and not answered yet is what the rebuttal answers.
