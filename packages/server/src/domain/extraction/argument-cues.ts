@@ -37,7 +37,7 @@ export const SPEECH_VERBS = new Set([
 
 /** A sentence that opens by conceding in a clause: "Although X, Y". */
 export const LEADING_CONCESSION =
-  /^(?:although|though|even though|even if|while|whilst|granted that|despite the fact that)\b/;
+  /^(?:although|though|even though|even if|while|whilst|granted that|despite|in spite of|notwithstanding)\b/;
 
 /**
  * "Y, even if X": the clause from here on is conceded. "Y, unless X" / "Y – aside from X": an

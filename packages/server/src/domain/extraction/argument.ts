@@ -181,7 +181,8 @@ function read(unit: Unit): Reading {
   if (LEADING_CONCESSION.test(lower)) {
     const clauses = unit.text.split(/,\s+/);
     let end = 1;
-    while (end < clauses.length - 1 && /^(?:and|or)\b/i.test(clauses[end] ?? '')) end++;
+    // "…, and Y," adds to what is conceded; "…, which Z," says more of it.
+    while (end < clauses.length - 1 && /^(?:and|or|which|who|whose|where)\b/i.test(clauses[end] ?? '')) end++;
     const conceded = clauses.slice(0, end).join(', ');
     const rest = clauses.slice(end).join(', ');
     if (end < clauses.length && words(rest) >= ARGUMENT.minClauseWords) {
