@@ -223,8 +223,13 @@ function claimScore(reading: Reading, index: number, readings: Reading[]): numbe
     const next = readings[index + 1];
     if (next && pointsBack(next.unit)) score += ARGUMENT.supportedBonus;
   }
-  if (CONCLUSION_OPENER.test(own.lower) || CONCLUSION_INSIDE.test(own.lower)) score += ARGUMENT.conclusionBonus;
-  if (CLAIM_MARKERS.some((marker) => marker.test(own.lower))) score += ARGUMENT.markerBonus;
+  // A conclusion drawn from a single statement ("X. Hence Y.") is a step of the argument, not its
+  // end: neither its marker nor the conclusion adverb counts as the claim's.
+  const concludes = CONCLUSION_OPENER.test(own.lower) || CONCLUSION_INSIDE.test(own.lower);
+  const step = ARGUMENT_RULES.conclusionSteps && concludes && index === 1;
+  if (concludes && !step) score += ARGUMENT.conclusionBonus;
+  const stance = step ? own.lower.replace(/\b(?:therefore|thus|hence|consequently)\b/g, '') : own.lower;
+  if (CLAIM_MARKERS.some((marker) => marker.test(stance))) score += ARGUMENT.markerBonus;
   // A spoken "and" or "so" opens a sentence without linking it; a spoken "also" adds to one.
   if (SUPPORT_OPENER.test(reading.unit.lower) || reading.unit.opener === 'also') score -= ARGUMENT.supportPenalty;
   if (reading.rebuts && !CONCEDING_REBUTTAL.test(lower)) score -= ARGUMENT.rebuttalPenalty;
