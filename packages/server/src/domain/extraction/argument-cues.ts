@@ -90,7 +90,7 @@ export const YES = /^(?:yes|yeah|sure|true|okay|ok|fine)\b/;
 export const LEADING_REASON = /^(?:since|because|as|given that|considering that)\s/;
 
 /** "Z, as X" / "Z, because X": the clause from here on is the reason. Matched on the text as written. */
-export const TRAILING_REASON = /[,;]\s*(?:as|because|since|for|given that)\s/i;
+export const TRAILING_REASON = /[,;]\s*(?:as|because|since|for|given that)(?:\s|,\s)/i;
 
 /** Points back to the sentence before and says how much it holds ("That is non-negotiable for me."). */
 export const RESTATEMENT = /^(?:that|this|it)(?: is|'s| was| remains| stays| holds)\b/;
