@@ -35,6 +35,13 @@ export const SPEECH_VERBS = new Set([
   'counter',
 ]);
 
+/**
+ * Doubt raised ("it remains questionable whether X", "it is doubtful that X"): the sentence does
+ * not hold X, it puts X in question; opening as a rebuttal, it is an objection (argument.ts).
+ */
+export const DOUBT =
+  /\b(?:it (?:is|remains|seems|appears) (?:\w+ )?(?:questionable|doubtful|debatable|unclear|uncertain|not clear|open to question)|it remains to be seen)\b(?:,? (?:whether|if|that|how))?/;
+
 /** A sentence that opens by conceding in a clause: "Although X, Y". */
 export const LEADING_CONCESSION =
   /^(?:although|though|even though|even if|while|whilst|granted that|despite|in spite of|notwithstanding)\b/;

@@ -16,6 +16,7 @@ import {
   TRAILING_REASON,
   YES,
   CONCEDING_FRAME,
+  DOUBT,
   CONCESSION_OPENERS,
   CONCLUSION_OPENER,
   CONTRAST_INSIDE,
@@ -79,6 +80,14 @@ function reportsOthers(unit: Unit): boolean {
 
 function otherVoice(unit: Unit, lower: string): boolean {
   return OTHER_VOICE.test(lower) || reportsOthers(unit);
+}
+
+/**
+ * "But it remains doubtful whether X": doubt turned against what was said before is the other
+ * side's; a sentence that only doubts ("It is doubtful that fines deter") may be the claim itself.
+ */
+function raisesDoubt(lower: string): boolean {
+  return REBUTTAL_OPENER.test(lower) && DOUBT.test(lower);
 }
 
 /** The sentence as written, with the spoken opener the reader stripped ("Yes, …"). */
@@ -155,7 +164,8 @@ function read(unit: Unit): Reading {
       : { unit, ...withReason(unit), other: null, rebuts };
 
   const voiced =
-    ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower) || CONCEDING_FRAME.test(lower));
+    ARGUMENT_RULES.otherVoice &&
+    (unit.objection || otherVoice(unit, lower) || CONCEDING_FRAME.test(lower) || raisesDoubt(lower));
   if (!ARGUMENT_RULES.concessions) return whole(voiced);
 
   // "Of course X, but Y" / "Admittedly X, but Y": X is the other side's, Y the author's answer.
@@ -247,6 +257,8 @@ export function readArgument(statements: Unit[]): Argument | null {
   readings.forEach((reading, i) => {
     const next = readings[i + 1];
     if (!ARGUMENT_RULES.concededBeforeRebuttal || !next?.rebuts || reading.other !== null) return;
+    // A rebuttal that is itself the other side's ("Yet it remains doubtful …") concedes nothing.
+    if (next.own === null) return;
     if (YIELDING_MODAL.test(reading.unit.lower) || YES.test(spoken(reading.unit))) {
       reading.other = withOpener(reading.unit);
       reading.own = null;
