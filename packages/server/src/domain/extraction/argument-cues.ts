@@ -71,8 +71,6 @@ export const CLAIM_MARKERS = [
   /\b(?:we|you|everyone|everybody|they|society|the state) (?:\w+ )?need\b/,
   /\bin (?:my|our) (?:opinion|view)\b|\bclearly\b|\bobviously\b|\bit is (?:\w+ )?(?:clear|obvious|time)\b/,
   /\bit (?:would|will) be (?:better|best|justified|wise|sensible|right|wrong|a mistake|fair|unfair)\b/,
-  // "it would be appropriate to …", "it would be nice if …": a proposal weighed, whatever the adjective.
-  /\bit (?:would|will|'d) be (?:(?:more|most|quite|very|much|far|only) )?\w+ (?:to|if|that)\b/,
   /\b(?:thus(?! far\b)|therefore|hence)\b/,
   /^(?:the|my|our|one) (?:(?:main|key|big|real|most important|first|one) )?(?:thing (?:that )?(?:i|we) (?:learned|realized|know)|lesson|point|takeaway|insight|key|bottom line) (?:is|was)\b/,
 ];

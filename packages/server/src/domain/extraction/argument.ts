@@ -221,6 +221,21 @@ function pointsBack(unit: Unit): boolean {
   return first !== undefined && BACK_POINTERS.has(first.normal);
 }
 
+/**
+ * "It would be appropriate to …", "it would be nice if …": a proposal weighed, a stance whatever
+ * the adjective (read on the tags: "it would be in if …" weighs nothing).
+ */
+function weighsProposal(unit: Unit): boolean {
+  const t = unit.tokens;
+  for (let i = 0; i + 4 < t.length; i++) {
+    if (t[i]!.normal !== 'it' || !/^(?:would|will|'d)$/.test(t[i + 1]!.normal) || t[i + 2]!.normal !== 'be') continue;
+    let j = i + 3;
+    if (t[j]!.pos === 'ADV') j++;
+    if (t[j]?.pos === 'ADJ' && /^(?:to|if|that)$/.test(t[j + 1]?.normal ?? '')) return true;
+  }
+  return false;
+}
+
 /** How strongly a sentence reads as the claim the rest argues for. */
 function claimScore(reading: Reading, index: number, readings: Reading[]): number {
   const own = reading.own!;
@@ -239,7 +254,7 @@ function claimScore(reading: Reading, index: number, readings: Reading[]): numbe
   const step = ARGUMENT_RULES.conclusionSteps && concludes && index === 1;
   if (concludes && !step) score += ARGUMENT.conclusionBonus;
   const stance = step ? own.lower.replace(/\b(?:therefore|thus|hence|consequently)\b/g, '') : own.lower;
-  if (CLAIM_MARKERS.some((marker) => marker.test(stance))) score += ARGUMENT.markerBonus;
+  if (CLAIM_MARKERS.some((marker) => marker.test(stance)) || weighsProposal(own)) score += ARGUMENT.markerBonus;
   // A spoken "and" or "so" opens a sentence without linking it; a spoken "also" adds to one.
   if (SUPPORT_OPENER.test(reading.unit.lower) || reading.unit.opener === 'also') score -= ARGUMENT.supportPenalty;
   if (reading.rebuts && !CONCEDING_REBUTTAL.test(lower)) score -= ARGUMENT.rebuttalPenalty;
