@@ -129,6 +129,9 @@ describe('extractSnapshots: reading the argument', () => {
         'Opening hours should be extended to eight.',
     );
     assert.equal(s.core, 'Opening hours should be extended to eight.');
+    // Two statements alone: the conclusion is the end of the argument.
+    const two = only('Shops in the centre close at six. Commuters hence cannot buy groceries after work.');
+    assert.equal(two.core, 'Commuters hence cannot buy groceries after work.');
   });
 
   it('"Despite X, which Z, Y": X and its relative clause are conceded, Y is the claim', () => {

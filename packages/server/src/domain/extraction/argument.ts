@@ -248,10 +248,11 @@ function claimScore(reading: Reading, index: number, readings: Reading[]): numbe
     const next = readings[index + 1];
     if (next && pointsBack(next.unit)) score += ARGUMENT.supportedBonus;
   }
-  // A conclusion drawn from a single statement ("X. Hence Y.") is a step of the argument, not its
-  // end: neither its marker nor the conclusion adverb counts as the claim's.
+  // A conclusion drawn from a single statement ("X. Hence Y. …") with more argument after it is a
+  // step of the argument, not its end: neither its marker nor the conclusion adverb counts as the
+  // claim's. In "X. Hence Y." alone, Y is the end.
   const concludes = CONCLUSION_OPENER.test(own.lower) || CONCLUSION_INSIDE.test(own.lower);
-  const step = ARGUMENT_RULES.conclusionSteps && concludes && index === 1;
+  const step = ARGUMENT_RULES.conclusionSteps && concludes && index === 1 && readings.length > 2;
   if (concludes && !step) score += ARGUMENT.conclusionBonus;
   const stance = step ? own.lower.replace(/\b(?:therefore|thus|hence|consequently)\b/g, '') : own.lower;
   if (CLAIM_MARKERS.some((marker) => marker.test(stance)) || weighsProposal(own)) score += ARGUMENT.markerBonus;
