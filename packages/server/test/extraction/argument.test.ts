@@ -151,6 +151,13 @@ describe('extractSnapshots: reading the argument', () => {
     assert.equal(s.core, 'The council should light the cycle path along the river.');
     assert.equal(s.challenge, 'Nevertheless one has to admit that lamps there would disturb the bats.');
     assert.match(s.proof ?? '', /^Riders use it after dark all winter\. Low amber lights would not, though\.$/);
+    // Without the contrast, "we must agree on …" and "we grant …" are the author's own.
+    for (const text of [
+      'The team should ship the beta in May. We must agree on a date this week.',
+      'Support should only read the billing page. We grant admins full access to it.',
+    ]) {
+      assert.equal(only(text).challenge, undefined, text);
+    }
   });
 
   it('"But it remains doubtful whether X" is an objection; the sentence before it stays the author\'s', () => {

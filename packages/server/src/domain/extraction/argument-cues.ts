@@ -12,11 +12,14 @@ export const OTHER_VOICE =
   /^(?:critics|skeptics|sceptics|opponents|detractors|proponents)\b|\b(?:critics|skeptics|sceptics|opponents) (?:say|argue|point out|claim|would say|object)\b|^(?:one|you|someone) (?:could|might|may|would) (?:argue|object|say|claim|think|worry|contend|point out|counter)\b|^some (?:people )?(?:would )?(?:argue|say|claim|believe|think|disagree|object|insist)\b|^(?:many|most) (?:people )?(?:argue|say|claim|believe|think)\b|^it (?:is|has been|could be|might be) (?:often )?(?:said|argued|claimed|objected)\b|^(?:the |one |an )?(?:strongest |main |obvious |usual )?(?:counter-?argument|objection)\b/;
 
 /**
- * "One has to admit that X", "Nevertheless, we must point out that X": a speech act of granting,
- * the modal is on the granting, not on X. X is the other side's point, conceded.
+ * Granting as a speech act: "I admit X", "one has to concede that X", "we grant that X" (the verb grants by its
+ * meaning), or "Nevertheless, one has to point out that X" (a modal "note / point out /
+ * acknowledge" turned against the author's line by a contrast). The modal is on the granting,
+ * not on X: X is the other side's point. "We have to recognize that …" or "we must agree on …"
+ * without the contrast are the author's own.
  */
 export const CONCEDING_FRAME =
-  /^(?:(?:nevertheless|nonetheless|however|but|still|yet|admittedly|of course),?\s+)?(?:one|we|i|you) (?:(?:has|have|must|should|need) (?:to )?|(?:can|could|may|might|would) )?(?:admit|concede|acknowledge|grant|point out|note|recogni[sz]e|agree)\b/;
+  /^(?:(?:nevertheless|nonetheless|however|but|still|yet|admittedly|of course),?\s+)?(?:one|we|i|you) (?:(?:(?:has|have|must|need) to|must|can|could|may|might) )?(?:admit|concede|grant that)\b|^(?:nevertheless|nonetheless|however|but|still|yet),?\s+(?:one|we|i|you) (?:(?:has|have|must|need) to|must|can|could|may|might|should) (?:point out|note|acknowledge|recogni[sz]e|mention)\b/;
 
 /** Verbs that report what someone else holds ("My parents say …"): the lemma, as the model gives it. */
 export const SPEECH_VERBS = new Set([
