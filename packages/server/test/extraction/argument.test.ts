@@ -194,6 +194,19 @@ describe('extractSnapshots: long words', () => {
   });
 });
 
+describe('tagSentences: sentence ends', () => {
+  it('"etc." before a capitalized word that names nothing ends the sentence; before a name or in lower case it does not', () => {
+    const texts = (text: string) => tagSentences(text).map((s) => s.text);
+    assert.deepEqual(texts('People meet in parks, cafes etc. Furthermore, shops stay shut.'), [
+      'People meet in parks, cafes etc.',
+      'Furthermore, shops stay shut.',
+    ]);
+    assert.deepEqual(texts('We bought apples, pears etc. and went home.'), [
+      'We bought apples, pears etc. and went home.',
+    ]);
+  });
+});
+
 describe('extractSnapshots: one insight, one snapshot', () => {
   it('an argument over two paragraphs is one snapshot when the second concedes or concludes', () => {
     const s = only(
