@@ -17,6 +17,8 @@ import { KeptByContent } from './kept-by-content.js';
  * of a kind replaced (one the earlier did not give, and one it gave no longer), state one fact
  * at two times, and the later states what holds now. It ranks first of them, in the place of the best of them; the others keep their order
  * below it. Nothing is stored: a question about another part of the turns links nothing.
+ * A frequency says the query's "how often", and a name the query gives must be said by both
+ * sentences or by neither (focusOf, restates).
  */
 export const RESTATED = {
   /** The best hits compared (a later version ranked lower than this is not looked for). */
