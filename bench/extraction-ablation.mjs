@@ -6,7 +6,7 @@
 //   npm run build && node bench/extraction-ablation.mjs [--data DIR]
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { mean, scoreArgument } from './lib/crystallize-measure.mjs';
+import { mean, microtextPart, scoreArgument } from './lib/crystallize-measure.mjs';
 import { REPO } from './lib/server.mjs';
 
 const dist = (path) => new URL(`../packages/server/dist/domain/extraction/${path}`, import.meta.url);
@@ -28,9 +28,14 @@ const rows = readFileSync(file, 'utf8')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line));
 
-// The rules are tuned on series d; series k is held out (as bench/crystallize-quality.mjs splits).
-const series = (row) => /^micro_([a-z]+)/.exec(row.id)?.[1] ?? '';
-const PARTS = { dev: (row) => series(row) === 'd', held: (row) => series(row) !== 'd', full: () => true };
+// The parts of bench/crystallize-quality.mjs: series d and k1 are tuned on, k2 is held out
+// (microtextPart: series k split in two halves by id, fixed before reading any k text).
+const PARTS = {
+  d: (row) => microtextPart(row, rows) === 'd',
+  k1: (row) => microtextPart(row, rows) === 'k1',
+  k2: (row) => microtextPart(row, rows) === 'k2',
+  full: () => true,
+};
 
 function measure() {
   const scored = rows.map((row) => [row, scoreArgument(extractSnapshots(row.text), row)]);
@@ -52,9 +57,9 @@ const cells = (m) =>
     .flatMap((field) => Object.keys(PARTS).map((name) => delta(m[name][field], all[name][field])))
     .join(' | ');
 console.log(
-  `| switched off | claim F1 dev / held out / full | | | challenge F1 dev / held out / full | | | snapshots a text |`,
+  `| switched off | claim F1 d / k1 / k2 (held out) / full | | | | challenge F1 d / k1 / k2 (held out) / full | | | | snapshots a text |`,
 );
-console.log(`| --- | --- | --- | --- | --- | --- | --- | --- |`);
+console.log(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`);
 console.log(`| nothing (every rule on) | ${cells(all)} | ${all.perText.toFixed(2)} |`);
 for (const rule of Object.keys(ARGUMENT_RULES)) {
   ARGUMENT_RULES[rule] = false;

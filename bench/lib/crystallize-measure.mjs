@@ -97,3 +97,20 @@ export function scoreSample(snapshots, sample) {
     missed: found.filter((f) => !f.match).map((f) => f.expected.core),
   };
 }
+
+/**
+ * The part of the microtexts a row belongs to (issue 48): series d (`micro_d…`) and the two
+ * halves of series k, fixed before any k text was read: the k ids sorted by their number, the
+ * 1st, 3rd, 5th … are k1 (may be read to find why a rule misses), the 2nd, 4th, 6th … are k2
+ * (never read; the held-out figure). Other series keep their letter.
+ */
+export function microtextPart(row, rows) {
+  const series = /^micro_([a-z]+)/.exec(row.id)?.[1] ?? '';
+  if (series !== 'k') return series;
+  const number = (id) => Number(/\d+/.exec(id)?.[0] ?? 0);
+  const ks = rows
+    .map((r) => r.id)
+    .filter((id) => /^micro_k/.test(id))
+    .sort((a, b) => number(a) - number(b));
+  return ks.indexOf(row.id) % 2 === 0 ? 'k1' : 'k2';
+}

@@ -99,6 +99,76 @@ describe('extractSnapshots: reading the argument', () => {
     assert.equal(s.core, 'You should back up your laptop every week.');
     assert.equal(s.proof, 'Because disks fail without any warning.');
   });
+
+  it('"…, for, as X" cuts the reason at "for,"', () => {
+    const s = only(
+      'Tenants should be allowed to keep pets, for, as surveys keep showing, pets make people stay longer.',
+    );
+    assert.equal(s.core, 'Tenants should be allowed to keep pets.');
+  });
+
+  it('"thus far" says until now: no conclusion marker', () => {
+    const s = only(
+      'Libraries should open on Sundays. Students have thus far had nowhere quiet to work at weekends. ' +
+        'Many of them share small rooms.',
+    );
+    assert.equal(s.core, 'Libraries should open on Sundays.');
+  });
+
+  it('"it would be ADJ to …" weighs a proposal: a stance, whatever the adjective', () => {
+    const s = only(
+      'Parking in the old town is scarce. Visitors circle for twenty minutes. ' +
+        'It would be reasonable to build a car park by the station.',
+    );
+    assert.equal(s.core, 'It would be reasonable to build a car park by the station.');
+  });
+
+  it('"X. Hence Y." as the second statement is a step of the argument; the stance after it is the claim', () => {
+    const s = only(
+      'Shops in the centre close at six. Commuters hence cannot buy groceries after work. ' +
+        'Opening hours should be extended to eight.',
+    );
+    assert.equal(s.core, 'Opening hours should be extended to eight.');
+    // Two statements alone: the conclusion is the end of the argument.
+    const two = only('Shops in the centre close at six. Commuters hence cannot buy groceries after work.');
+    assert.equal(two.core, 'Commuters hence cannot buy groceries after work.');
+  });
+
+  it('"Despite X, which Z, Y": X and its relative clause are conceded, Y is the claim', () => {
+    const s = only(
+      'Despite the long waiting lists, which grow every year, the clinic should not hire agency nurses. ' +
+        'Agency staff leave after a few weeks.',
+    );
+    assert.equal(s.core, 'The clinic should not hire agency nurses.');
+    assert.equal(s.challenge, 'Despite the long waiting lists, which grow every year.');
+  });
+
+  it('"Nevertheless, one has to admit that X": X is granted to the other side, the answer after it is proof', () => {
+    const s = only(
+      'The council should light the cycle path along the river. Riders use it after dark all winter. ' +
+        'Nevertheless one has to admit that lamps there would disturb the bats. Low amber lights would not, though.',
+    );
+    assert.equal(s.core, 'The council should light the cycle path along the river.');
+    assert.equal(s.challenge, 'Nevertheless one has to admit that lamps there would disturb the bats.');
+    assert.match(s.proof ?? '', /^Riders use it after dark all winter\. Low amber lights would not, though\.$/);
+    // Without the contrast, "we must agree on …" and "we grant …" are the author's own.
+    for (const text of [
+      'The team should ship the beta in May. We must agree on a date this week.',
+      'Support should only read the billing page. We grant admins full access to it.',
+    ]) {
+      assert.equal(only(text).challenge, undefined, text);
+    }
+  });
+
+  it('"But it remains doubtful whether X" is an objection; the sentence before it stays the author\'s', () => {
+    const s = only(
+      'Every school should teach first aid. A trained pupil can keep a patient alive until help arrives. ' +
+        'Courses could fit into the sports lessons. But it remains doubtful whether schools have the staff to run them.',
+    );
+    assert.equal(s.core, 'Every school should teach first aid.');
+    assert.equal(s.challenge, 'But it remains doubtful whether schools have the staff to run them.');
+    assert.match(s.proof ?? '', /Courses could fit into the sports lessons\.$/);
+  });
 });
 
 describe('extractSnapshots: long words', () => {
@@ -121,6 +191,19 @@ describe('extractSnapshots: long words', () => {
         s.tags.some((t) => t.startsWith('qujd')),
         false,
       );
+  });
+});
+
+describe('tagSentences: sentence ends', () => {
+  it('"etc." before a capitalized word that names nothing ends the sentence; before a name or in lower case it does not', () => {
+    const texts = (text: string) => tagSentences(text).map((s) => s.text);
+    assert.deepEqual(texts('People meet in parks, cafes etc. Furthermore, shops stay shut.'), [
+      'People meet in parks, cafes etc.',
+      'Furthermore, shops stay shut.',
+    ]);
+    assert.deepEqual(texts('We bought apples, pears etc. and went home.'), [
+      'We bought apples, pears etc. and went home.',
+    ]);
   });
 });
 

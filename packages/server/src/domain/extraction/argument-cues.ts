@@ -11,6 +11,16 @@ export const CONCESSION_OPENERS =
 export const OTHER_VOICE =
   /^(?:critics|skeptics|sceptics|opponents|detractors|proponents)\b|\b(?:critics|skeptics|sceptics|opponents) (?:say|argue|point out|claim|would say|object)\b|^(?:one|you|someone) (?:could|might|may|would) (?:argue|object|say|claim|think|worry|contend|point out|counter)\b|^some (?:people )?(?:would )?(?:argue|say|claim|believe|think|disagree|object|insist)\b|^(?:many|most) (?:people )?(?:argue|say|claim|believe|think)\b|^it (?:is|has been|could be|might be) (?:often )?(?:said|argued|claimed|objected)\b|^(?:the |one |an )?(?:strongest |main |obvious |usual )?(?:counter-?argument|objection)\b/;
 
+/**
+ * Granting as a speech act: "I admit X", "one has to concede that X", "we grant that X" (the verb grants by its
+ * meaning), or "Nevertheless, one has to point out that X" (a modal "note / point out /
+ * acknowledge" turned against the author's line by a contrast). The modal is on the granting,
+ * not on X: X is the other side's point. "We have to recognize that …" or "we must agree on …"
+ * without the contrast are the author's own.
+ */
+export const CONCEDING_FRAME =
+  /^(?:(?:nevertheless|nonetheless|however|but|still|yet|admittedly|of course),?\s+)?(?:one|we|i|you) (?:(?:(?:has|have|must|need) to|must|can|could|may|might) )?(?:admit|concede|grant that)\b|^(?:nevertheless|nonetheless|however|but|still|yet),?\s+(?:one|we|i|you) (?:(?:has|have|must|need) to|must|can|could|may|might|should) (?:point out|note|acknowledge|recogni[sz]e|mention)\b/;
+
 /** Verbs that report what someone else holds ("My parents say …"): the lemma, as the model gives it. */
 export const SPEECH_VERBS = new Set([
   'say',
@@ -28,9 +38,16 @@ export const SPEECH_VERBS = new Set([
   'counter',
 ]);
 
+/**
+ * Doubt raised ("it remains questionable whether X", "it is doubtful that X"): the sentence does
+ * not hold X, it puts X in question; opening as a rebuttal, it is an objection (argument.ts).
+ */
+export const DOUBT =
+  /\b(?:it (?:is|remains|seems|appears) (?:\w+ )?(?:questionable|doubtful|debatable|unclear|uncertain|not clear|open to question)|it remains to be seen)\b(?:,? (?:whether|if|that|how))?/;
+
 /** A sentence that opens by conceding in a clause: "Although X, Y". */
 export const LEADING_CONCESSION =
-  /^(?:although|though|even though|even if|while|whilst|granted that|despite the fact that)\b/;
+  /^(?:although|though|even though|even if|while|whilst|granted that|despite|in spite of|notwithstanding)\b/;
 
 /**
  * "Y, even if X": the clause from here on is conceded. "Y, unless X" / "Y – aside from X": an
@@ -57,7 +74,7 @@ export const CLAIM_MARKERS = [
   /\b(?:we|you|everyone|everybody|they|society|the state) (?:\w+ )?need\b/,
   /\bin (?:my|our) (?:opinion|view)\b|\bclearly\b|\bobviously\b|\bit is (?:\w+ )?(?:clear|obvious|time)\b/,
   /\bit (?:would|will) be (?:better|best|justified|wise|sensible|right|wrong|a mistake|fair|unfair)\b/,
-  /\b(?:thus|therefore|hence)\b/,
+  /\b(?:thus(?! far\b)|therefore|hence)\b/,
   /^(?:the|my|our|one) (?:(?:main|key|big|real|most important|first|one) )?(?:thing (?:that )?(?:i|we) (?:learned|realized|know)|lesson|point|takeaway|insight|key|bottom line) (?:is|was)\b/,
 ];
 
@@ -72,7 +89,7 @@ export const REBUTTAL_INSIDE = /^(?:\S+\s+){0,4}?\S+,\s*however,|\bthough[.!]?$/
 export const CONCEDING_REBUTTAL = /^(?:nevertheless|nonetheless|still|even so|all the same)\b/;
 
 /** "X should therefore …": the conclusion marked inside the sentence. */
-export const CONCLUSION_INSIDE = /^(?:\S+\s+){1,8}?(?:therefore|thus|hence|consequently)\b/;
+export const CONCLUSION_INSIDE = /^(?:\S+\s+){1,8}?(?:therefore|thus(?! far\b)|hence|consequently)\b/;
 
 /** Says yes to the other side before answering it. */
 export const YES = /^(?:yes|yeah|sure|true|okay|ok|fine)\b/;
@@ -81,7 +98,7 @@ export const YES = /^(?:yes|yeah|sure|true|okay|ok|fine)\b/;
 export const LEADING_REASON = /^(?:since|because|as|given that|considering that)\s/;
 
 /** "Z, as X" / "Z, because X": the clause from here on is the reason. Matched on the text as written. */
-export const TRAILING_REASON = /[,;]\s*(?:as|because|since|for|given that)\s/i;
+export const TRAILING_REASON = /[,;]\s*(?:as|because|since|for|given that)(?:\s|,\s)/i;
 
 /** Points back to the sentence before and says how much it holds ("That is non-negotiable for me."). */
 export const RESTATEMENT = /^(?:that|this|it)(?: is|'s| was| remains| stays| holds)\b/;

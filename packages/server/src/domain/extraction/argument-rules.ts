@@ -41,6 +41,8 @@ export const ARGUMENT_RULES = {
   colonReasons: true,
   /** A sentence opening with a word that points back is not the claim; the one it points to gains. */
   dependence: true,
+  /** "X. Hence Y. …" (Y the second of three or more statements): Y concludes from one statement, a step, not the claim. */
+  conclusionSteps: true,
   /** "That is non-negotiable." after the claim joins the core. */
   restatement: true,
   /**

@@ -15,6 +15,8 @@ import {
   RESTATEMENT,
   TRAILING_REASON,
   YES,
+  CONCEDING_FRAME,
+  DOUBT,
   CONCESSION_OPENERS,
   CONCLUSION_OPENER,
   CONTRAST_INSIDE,
@@ -78,6 +80,14 @@ function reportsOthers(unit: Unit): boolean {
 
 function otherVoice(unit: Unit, lower: string): boolean {
   return OTHER_VOICE.test(lower) || reportsOthers(unit);
+}
+
+/**
+ * "But it remains doubtful whether X": doubt turned against what was said before is the other
+ * side's; a sentence that only doubts ("It is doubtful that fines deter") may be the claim itself.
+ */
+function raisesDoubt(lower: string): boolean {
+  return REBUTTAL_OPENER.test(lower) && DOUBT.test(lower);
 }
 
 /** The sentence as written, with the spoken opener the reader stripped ("Yes, …"). */
@@ -153,7 +163,9 @@ function read(unit: Unit): Reading {
       ? { unit, own: null, other: withOpener(unit), reason: null, rebuts }
       : { unit, ...withReason(unit), other: null, rebuts };
 
-  const voiced = ARGUMENT_RULES.otherVoice && (unit.objection || otherVoice(unit, lower));
+  const voiced =
+    ARGUMENT_RULES.otherVoice &&
+    (unit.objection || otherVoice(unit, lower) || CONCEDING_FRAME.test(lower) || raisesDoubt(lower));
   if (!ARGUMENT_RULES.concessions) return whole(voiced);
 
   // "Of course X, but Y" / "Admittedly X, but Y": X is the other side's, Y the author's answer.
@@ -179,7 +191,8 @@ function read(unit: Unit): Reading {
   if (LEADING_CONCESSION.test(lower)) {
     const clauses = unit.text.split(/,\s+/);
     let end = 1;
-    while (end < clauses.length - 1 && /^(?:and|or)\b/i.test(clauses[end] ?? '')) end++;
+    // "…, and Y," adds to what is conceded; "…, which Z," says more of it.
+    while (end < clauses.length - 1 && /^(?:and|or|which|who|whose|where)\b/i.test(clauses[end] ?? '')) end++;
     const conceded = clauses.slice(0, end).join(', ');
     const rest = clauses.slice(end).join(', ');
     if (end < clauses.length && words(rest) >= ARGUMENT.minClauseWords) {
@@ -208,6 +221,21 @@ function pointsBack(unit: Unit): boolean {
   return first !== undefined && BACK_POINTERS.has(first.normal);
 }
 
+/**
+ * "It would be appropriate to …", "it would be nice if …": a proposal weighed, a stance whatever
+ * the adjective (read on the tags: "it would be in if …" weighs nothing).
+ */
+function weighsProposal(unit: Unit): boolean {
+  const t = unit.tokens;
+  for (let i = 0; i + 4 < t.length; i++) {
+    if (t[i]!.normal !== 'it' || !/^(?:would|will|'d)$/.test(t[i + 1]!.normal) || t[i + 2]!.normal !== 'be') continue;
+    let j = i + 3;
+    if (t[j]!.pos === 'ADV') j++;
+    if (t[j]?.pos === 'ADJ' && /^(?:to|if|that)$/.test(t[j + 1]?.normal ?? '')) return true;
+  }
+  return false;
+}
+
 /** How strongly a sentence reads as the claim the rest argues for. */
 function claimScore(reading: Reading, index: number, readings: Reading[]): number {
   const own = reading.own!;
@@ -220,8 +248,14 @@ function claimScore(reading: Reading, index: number, readings: Reading[]): numbe
     const next = readings[index + 1];
     if (next && pointsBack(next.unit)) score += ARGUMENT.supportedBonus;
   }
-  if (CONCLUSION_OPENER.test(own.lower) || CONCLUSION_INSIDE.test(own.lower)) score += ARGUMENT.conclusionBonus;
-  if (CLAIM_MARKERS.some((marker) => marker.test(own.lower))) score += ARGUMENT.markerBonus;
+  // A conclusion drawn from a single statement ("X. Hence Y. …") with more argument after it is a
+  // step of the argument, not its end: neither its marker nor the conclusion adverb counts as the
+  // claim's. In "X. Hence Y." alone, Y is the end.
+  const concludes = CONCLUSION_OPENER.test(own.lower) || CONCLUSION_INSIDE.test(own.lower);
+  const step = ARGUMENT_RULES.conclusionSteps && concludes && index === 1 && readings.length > 2;
+  if (concludes && !step) score += ARGUMENT.conclusionBonus;
+  const stance = step ? own.lower.replace(/\b(?:therefore|thus|hence|consequently)\b/g, '') : own.lower;
+  if (CLAIM_MARKERS.some((marker) => marker.test(stance)) || weighsProposal(own)) score += ARGUMENT.markerBonus;
   // A spoken "and" or "so" opens a sentence without linking it; a spoken "also" adds to one.
   if (SUPPORT_OPENER.test(reading.unit.lower) || reading.unit.opener === 'also') score -= ARGUMENT.supportPenalty;
   if (reading.rebuts && !CONCEDING_REBUTTAL.test(lower)) score -= ARGUMENT.rebuttalPenalty;
@@ -239,6 +273,8 @@ export function readArgument(statements: Unit[]): Argument | null {
   readings.forEach((reading, i) => {
     const next = readings[i + 1];
     if (!ARGUMENT_RULES.concededBeforeRebuttal || !next?.rebuts || reading.other !== null) return;
+    // A rebuttal that is itself the other side's ("Yet it remains doubtful …") concedes nothing.
+    if (next.own === null) return;
     if (YIELDING_MODAL.test(reading.unit.lower) || YES.test(spoken(reading.unit))) {
       reading.other = withOpener(reading.unit);
       reading.own = null;
@@ -260,6 +296,8 @@ export function readArgument(statements: Unit[]): Argument | null {
     readings.forEach((reading, i) => {
       const before = readings[i - 1];
       if (!reading.rebuts || !REBUTTAL_OPENER.test(spoken(reading.unit)) || !before || i - 1 === best) return;
+      // "Nevertheless, one has to admit …" turns to the other side: it answers nothing of the author's.
+      if (reading.own === null) return;
       if (before.other !== null || before.own === null || SUPPORT_OPENER.test(before.unit.lower)) return;
       if (CONCLUSION_OPENER.test(before.unit.lower) || CLAIM_MARKERS.some((m) => m.test(before.unit.lower))) return;
       // An objection raised earlier and not answered yet is what the rebuttal answers.

@@ -114,5 +114,26 @@ export function tagSentences(raw: string): TaggedSentence[] {
       previous.tokens.push(...content);
     } else sentences.push({ text: text.trim(), tokens: content });
   });
-  return sentences;
+  return sentences.flatMap(atListEnds);
+}
+
+/**
+ * "… or in conversation etc. Furthermore, …": the model reads "etc." as an abbreviation inside
+ * the sentence, but before a capitalized word that names nothing it ends the sentence.
+ */
+function atListEnds(sentence: TaggedSentence): TaggedSentence[] {
+  const { tokens } = sentence;
+  const at = tokens.findIndex(
+    (t, i) =>
+      /^etc\.$/i.test(t.text) &&
+      i + 1 < tokens.length &&
+      tokens[i + 1]!.space !== '' &&
+      /^[A-Z]/.test(tokens[i + 1]!.text) &&
+      tokens[i + 1]!.pos !== 'PROPN',
+  );
+  if (at < 0) return [sentence];
+  const written = (part: Token[]) => part.map((t, i) => (i > 0 ? t.space : '') + t.text).join('');
+  const head = tokens.slice(0, at + 1);
+  const rest = tokens.slice(at + 1);
+  return [{ text: written(head), tokens: head }, ...atListEnds({ text: written(rest), tokens: rest })];
 }

@@ -1,3 +1,5 @@
+import { stem } from '../../porter2.js';
+
 /** Number words, by their value (index): "every two weeks". */
 const COUNT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 const EVERY =
@@ -40,5 +42,21 @@ export function frequenciesOf(sentence: string): string[] {
     const rate = ADVERB[word];
     if (rate) out.push(rate);
   }
+  return out;
+}
+
+/** "How often", "how frequently": a question that asks for a frequency. */
+const ASKS_RATE = /\bhow\s+(often|frequently)\b/gi;
+
+/**
+ * The words of a query that ask how often ("often" in "How often do I see Dr. Smith?"), as
+ * stems. A sentence that gives a frequency answers them without saying them ("I see Dr. Smith
+ * every week"), and says them for restated.ts. Only a frequency does: it says nothing but how
+ * often, while a number or a date answers many questions ("ten years ago" is no answer to "how
+ * long have I had these friends").
+ */
+export function rateAskingWords(query: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of query.matchAll(ASKS_RATE)) out.add(stem((m[1] as string).toLowerCase()));
   return out;
 }

@@ -4,7 +4,7 @@ import { stem } from '../../porter2.js';
 import { occursAfter } from './supersession/arrival.js';
 import { STATEMENT_MAX_CHARS } from './supersession/rules.js';
 import { statementOf, VALUE_KINDS } from './supersession/statement.js';
-import { frequenciesOf } from './frequency.js';
+import { frequenciesOf, rateAskingWords } from './frequency.js';
 import { KeptByContent } from './kept-by-content.js';
 
 /**
@@ -17,6 +17,8 @@ import { KeptByContent } from './kept-by-content.js';
  * of a kind replaced (one the earlier did not give, and one it gave no longer), state one fact
  * at two times, and the later states what holds now. It ranks first of them, in the place of the best of them; the others keep their order
  * below it. Nothing is stored: a question about another part of the turns links nothing.
+ * A frequency says the query's "how often", and a name the query gives must be said by both
+ * sentences or by neither (focusOf, restates).
  */
 export const RESTATED = {
   /** The best hits compared (a later version ranked lower than this is not looked for). */
@@ -82,6 +84,8 @@ interface Focus {
 interface SentenceRead {
   text: string;
   stems: Set<string>;
+  /** Whether it gives a frequency ("every two weeks"). */
+  rate: boolean;
   values?: Map<string, { value: string; stems: string[] }[]>;
 }
 
@@ -101,7 +105,9 @@ const stemsOf = (text: string): string[] => {
 };
 
 function sentencesRead(memory: Pick<Memory, 'id' | 'content'>): SentenceRead[] {
-  return kept.get(memory, (content) => sentencesOf(content).map((text) => ({ text, stems: new Set(stemsOf(text)) })));
+  return kept.get(memory, (content) =>
+    sentencesOf(content).map((text) => ({ text, stems: new Set(stemsOf(text)), rate: frequenciesOf(text).length > 0 })),
+  );
 }
 
 /** The values a sentence gives, by kind: its statement's, number words and frequencies; none for a question. */
@@ -129,12 +135,16 @@ interface BestSentence {
 /**
  * The sentence of a memory that says most of the query (by the IDF of the query words it
  * holds); undefined when no sentence holds a query word, or the best says less than `least` of
- * the query (without its WHEN_WORDS): it could restate nothing.
+ * the query (without its WHEN_WORDS): it could restate nothing. A sentence that gives a
+ * frequency says the words of the query that ask how often (`asking`, frequency.ts's
+ * rateAskingWords): "I see Dr. Smith every week" says the "often" of "How often do I see Dr.
+ * Smith?".
  */
 function bestSentenceOf(
   memory: Pick<Memory, 'id' | 'content'>,
   weights: ReadonlyMap<string, number>,
   least: number,
+  asking: ReadonlySet<string>,
 ): BestSentence | undefined {
   let best: { sentence: SentenceRead; terms: Set<string>; weight: number } | undefined;
   for (const sentence of sentencesRead(memory)) {
@@ -144,6 +154,15 @@ function bestSentenceOf(
       if (w > 0 && sentence.stems.has(t)) {
         terms.add(t);
         weight += w;
+      }
+    }
+    if (weight > 0 && sentence.rate) {
+      for (const t of asking) {
+        const w = weights.get(t) ?? 0;
+        if (w > 0 && !terms.has(t)) {
+          terms.add(t);
+          weight += w;
+        }
       }
     }
     if (weight > 0 && (!best || weight > best.weight)) best = { sentence, terms, weight };
@@ -171,20 +190,21 @@ function focusOfSentence({ sentence, terms }: BestSentence, weights: ReadonlyMap
  * The sentence of a memory that says most of the query (by the IDF of the query words it
  * holds), with the values it gives; undefined when no sentence holds a query word, the best
  * gives no value, or it says less than `least` of the query (without its WHEN_WORDS): it could
- * restate nothing.
+ * restate nothing. `asking`: as bestSentenceOf.
  */
 export function focusOf(
   memory: Pick<Memory, 'id' | 'content'>,
   weights: ReadonlyMap<string, number>,
   least = 0,
+  asking: ReadonlySet<string> = NOTHING_ASKED,
 ): Focus | undefined {
-  const best = bestSentenceOf(memory, weights, least);
+  const best = bestSentenceOf(memory, weights, least, asking);
   return best && focusOfSentence(best, weights);
 }
 
 /**
  * Whether two foci's terms both say RESTATED.sameQuery of the query (by IDF, without its
- * WHEN_WORDS): what `restates` asks first, before their values.
+ * WHEN_WORDS): what `restates` asks of them besides their names, before their values.
  */
 function sayTheSame(a: ReadonlySet<string>, b: ReadonlySet<string>, weights: ReadonlyMap<string, number>): boolean {
   let shared = 0;
@@ -197,8 +217,34 @@ function sayTheSame(a: ReadonlySet<string>, b: ReadonlySet<string>, weights: Rea
   return whole !== 0 && shared / whole >= RESTATED.sameQuery;
 }
 
+const NOTHING_ASKED: ReadonlySet<string> = new Set();
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The names a query gives, as stems: its capitalised words but the first ("How", "What") and
+ * the pronoun I ("How often do I see my therapist, Dr. Smith?": dr, smith).
+ */
+export function namesIn(query: string): Set<string> {
+  const out = new Set<string>();
+  const words = query.match(/[A-Za-z][A-Za-z'’-]*/g) ?? [];
+  for (const [i, word] of words.entries()) {
+    if (i === 0 || !/^[A-Z]/.test(word) || PRONOUN_I.test(word.toLowerCase())) continue;
+    for (const s of stemsOf(word)) out.add(s);
+  }
+  return out;
+}
+
 /** Whether a later focus says what an earlier one says of the query with a value of the same kind replaced. */
-export function restates(older: Focus, newer: Focus, weights: ReadonlyMap<string, number>): boolean {
+export function restates(
+  older: Focus,
+  newer: Focus,
+  weights: ReadonlyMap<string, number>,
+  names: ReadonlySet<string> = NO_NAMES,
+): boolean {
+  // A name the question gives says whom or what the fact is about: a sentence that does not say
+  // the name the other says may be about someone else ("I see Dr. Lee every month" is no later
+  // "I see Dr. Okafor every two weeks"), however much of the rest of the query both say.
+  for (const n of names) if ((weights.get(n) ?? 0) > 0 && older.terms.has(n) !== newer.terms.has(n)) return false;
   if (!sayTheSame(older.terms, newer.terms, weights)) return false;
   // Replaced, as the rules read a change: the later gives a value of a kind the earlier did not,
   // and no longer gives one the earlier did. A later sentence that only repeats some of the
@@ -216,14 +262,18 @@ const sameSpeaker = (a: Memory, b: Memory) => (a.speaker ?? '').toLowerCase() ==
 /**
  * Puts the latest of each set of hits that restate one fact (within the first RESTATED.reach)
  * in the place of the best ranked of them, with that one's relevance; the rest keep their order.
- * `weights`: the IDF of each of the query's stems.
+ * `weights`: the IDF of each of the query's stems; `query`: its text (the words that ask how
+ * often, frequency.ts's rateAskingWords, and the names it gives).
  */
 export function latestRestatementFirst<T extends { memory: Memory; relevance: number }>(
   hits: T[],
   weights: ReadonlyMap<string, number>,
+  query = '',
 ): T[] {
   const reach = Math.min(hits.length, RESTATED.reach);
   if (reach < 2 || weights.size === 0) return hits;
+  const asking = rateAskingWords(query);
+  const names = namesIn(query);
   let whole = 0;
   for (const [t, w] of weights) if (!WHEN_WORDS.has(t)) whole += w;
   const least = RESTATED.sameQuery * whole;
@@ -231,9 +281,11 @@ export function latestRestatementFirst<T extends { memory: Memory; relevance: nu
   // statement of the size of a fact restates one.
   const best = hits
     .slice(0, reach)
-    .map((h) => (h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : bestSentenceOf(h.memory, weights, least)));
+    .map((h) =>
+      h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : bestSentenceOf(h.memory, weights, least, asking),
+    );
   // The values (the costly part, read once a memory) only of hits that could restate another:
-  // restates() asks first that both say the same share of the query, one speaker apiece.
+  // restates() asks that both say the same share of the query, one speaker apiece.
   const focus = best.map((bi, i) => {
     if (!bi) return undefined;
     const a = (hits[i] as T).memory;
@@ -257,7 +309,7 @@ export function latestRestatementFirst<T extends { memory: Memory; relevance: nu
       const b = (hits[j] as T).memory;
       if (!sameSpeaker(a, b)) continue;
       const [older, newer] = occursAfter(b, a) ? [fi, fj] : [fj, fi];
-      if (restates(older, newer, weights)) {
+      if (restates(older, newer, weights, names)) {
         parent[root(j)] = root(i);
         linked = true;
       }

@@ -118,6 +118,7 @@ async function ranked(domain: Domain, search: Omit<MemorySearch, 'limit'>, query
       answerKindFirst(query, text.hits, wanted, await brainLengths(domain.store.memories, search.brainId)),
     ),
     text.weights,
+    query,
   );
   if (!meaning.view) {
     const best = hits[0]?.relevance ?? 0;
