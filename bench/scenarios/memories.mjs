@@ -143,13 +143,17 @@ export function queries() {
   return Array.from({ length: QUERY_COUNT }, () => `${word()} ${word()}`);
 }
 
-/** Sequential searches for `seconds`, one at a time on a kept-alive connection: every latency kept. */
-export async function searchLatency(server, key, brainId, list, seconds) {
+/**
+ * Sequential searches for `seconds` (or `requests` of them, whichever ends first), one at a time
+ * on a kept-alive connection: every latency kept.
+ */
+export async function searchLatency(server, key, brainId, list, seconds, requests = Infinity) {
   const latencies = [];
   let hits = 0;
   const cpuBefore = cpuMs(server.pid);
-  const until = performance.now() + seconds * 1000;
-  for (let i = 0; performance.now() < until; i++) {
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  for (let i = 0; performance.now() < until && i < requests; i++) {
     const query = list[i % list.length];
     const started = performance.now();
     const res = await fetch(`${server.base}/v1/memories/search`, {
@@ -170,6 +174,7 @@ export async function searchLatency(server, key, brainId, list, seconds) {
     p95: at(0.95),
     p99: at(0.99),
     requests: latencies.length,
+    seconds: (performance.now() - started) / 1000,
     meanHits: hits / latencies.length,
     cpuPerRequestUs,
   };

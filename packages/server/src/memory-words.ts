@@ -37,7 +37,7 @@ export function idfOf(size: number, df: number): number {
 }
 
 export interface Bag {
-  counts: Map<string, number>;
+  counts: ReadonlyMap<string, number>;
   /** A word of the memory for each stem, to ask the store to count (it stems itself). */
   words: ReadonlyMap<string, string>;
   length: number;

@@ -93,6 +93,18 @@ describe('memory search follows every writer', () => {
     );
   });
 
+  it("shows a memory's promotion by another app at the next search, though the memory was read before", async () => {
+    const first = (await search(api, 'copper meadow')).data[0];
+    assert.ok(first);
+    assert.equal((first as { promoted_to?: string | null }).promoted_to, null);
+    const promoted = await other.request('POST', `/v1/memories/${first.id}/crystallize`, { key, body: {} });
+    assert.equal(promoted.status, 201, JSON.stringify(promoted.body));
+    const again = (await search(api, 'copper meadow')).data.find((m) => m.id === first.id) as
+      { promoted_to: string | null } | undefined;
+    assert.equal(again?.promoted_to, promoted.body.data.memory.promoted_to);
+    assert.notEqual(again?.promoted_to, null);
+  });
+
   it('after writes, changes and deletes through both apps, ranks as an app that reads the brain afresh', async () => {
     const listed = await api.request('GET', '/v1/memories?limit=100', { key });
     const ids = (listed.body.data as { id: string }[]).map((m) => m.id);

@@ -126,20 +126,26 @@ function valuesOf(sentence: SentenceRead): Map<string, { value: string; stems: s
   return values;
 }
 
+/** A memory's sentence that says most of the query, and the query's stems it holds. */
+interface BestSentence {
+  sentence: SentenceRead;
+  terms: Set<string>;
+}
+
 /**
  * The sentence of a memory that says most of the query (by the IDF of the query words it
- * holds), with the values it gives; undefined when no sentence holds a query word, the best
- * gives no value, or it says less than `least` of the query (without its WHEN_WORDS): it could
- * restate nothing. A sentence that gives a frequency says the words of the query that ask how
- * often (`asking`, frequency.ts's rateAskingWords): "I see Dr. Smith every week" says the
- * "often" of "How often do I see Dr. Smith?".
+ * holds); undefined when no sentence holds a query word, or the best says less than `least` of
+ * the query (without its WHEN_WORDS): it could restate nothing. A sentence that gives a
+ * frequency says the words of the query that ask how often (`asking`, frequency.ts's
+ * rateAskingWords): "I see Dr. Smith every week" says the "often" of "How often do I see Dr.
+ * Smith?".
  */
-export function focusOf(
+function bestSentenceOf(
   memory: Pick<Memory, 'id' | 'content'>,
   weights: ReadonlyMap<string, number>,
-  least = 0,
-  asking: ReadonlySet<string> = NOTHING_ASKED,
-): Focus | undefined {
+  least: number,
+  asking: ReadonlySet<string>,
+): BestSentence | undefined {
   let best: { sentence: SentenceRead; terms: Set<string>; weight: number } | undefined;
   for (const sentence of sentencesRead(memory)) {
     const terms = new Set<string>();
@@ -165,14 +171,50 @@ export function focusOf(
   let said = 0;
   for (const t of best.terms) if (!WHEN_WORDS.has(t)) said += weights.get(t) ?? 0;
   if (said < least) return undefined;
+  return { sentence: best.sentence, terms: best.terms };
+}
+
+/** The focus of a best sentence: the values it gives; undefined when it gives none. */
+function focusOfSentence({ sentence, terms }: BestSentence, weights: ReadonlyMap<string, number>): Focus | undefined {
   const values = new Map<string, Set<string>>();
-  for (const [kind, given] of valuesOf(best.sentence)) {
+  for (const [kind, given] of valuesOf(sentence)) {
     // A value the query names is what the question is about, not an answer to it.
     const kept = given.filter((v) => !v.stems.some((s) => weights.has(s))).map((v) => v.value);
     if (kept.length > 0) values.set(kind, new Set(kept));
   }
   if (values.size === 0) return undefined;
-  return { terms: best.terms, values };
+  return { terms, values };
+}
+
+/**
+ * The sentence of a memory that says most of the query (by the IDF of the query words it
+ * holds), with the values it gives; undefined when no sentence holds a query word, the best
+ * gives no value, or it says less than `least` of the query (without its WHEN_WORDS): it could
+ * restate nothing. `asking`: as bestSentenceOf.
+ */
+export function focusOf(
+  memory: Pick<Memory, 'id' | 'content'>,
+  weights: ReadonlyMap<string, number>,
+  least = 0,
+  asking: ReadonlySet<string> = NOTHING_ASKED,
+): Focus | undefined {
+  const best = bestSentenceOf(memory, weights, least, asking);
+  return best && focusOfSentence(best, weights);
+}
+
+/**
+ * Whether two foci's terms both say RESTATED.sameQuery of the query (by IDF, without its
+ * WHEN_WORDS): what `restates` asks of them besides their names, before their values.
+ */
+function sayTheSame(a: ReadonlySet<string>, b: ReadonlySet<string>, weights: ReadonlyMap<string, number>): boolean {
+  let shared = 0;
+  let whole = 0;
+  for (const [t, w] of weights) {
+    if (WHEN_WORDS.has(t)) continue;
+    whole += w;
+    if (a.has(t) && b.has(t)) shared += w;
+  }
+  return whole !== 0 && shared / whole >= RESTATED.sameQuery;
 }
 
 const NOTHING_ASKED: ReadonlySet<string> = new Set();
@@ -203,14 +245,7 @@ export function restates(
   // the name the other says may be about someone else ("I see Dr. Lee every month" is no later
   // "I see Dr. Okafor every two weeks"), however much of the rest of the query both say.
   for (const n of names) if ((weights.get(n) ?? 0) > 0 && older.terms.has(n) !== newer.terms.has(n)) return false;
-  let shared = 0;
-  let whole = 0;
-  for (const [t, w] of weights) {
-    if (WHEN_WORDS.has(t)) continue;
-    whole += w;
-    if (older.terms.has(t) && newer.terms.has(t)) shared += w;
-  }
-  if (whole === 0 || shared / whole < RESTATED.sameQuery) return false;
+  if (!sayTheSame(older.terms, newer.terms, weights)) return false;
   // Replaced, as the rules read a change: the later gives a value of a kind the earlier did not,
   // and no longer gives one the earlier did. A later sentence that only repeats some of the
   // earlier's values, or adds to them, restates nothing.
@@ -244,11 +279,22 @@ export function latestRestatementFirst<T extends { memory: Memory; relevance: nu
   const least = RESTATED.sameQuery * whole;
   // A long text (an assistant's answer, a document) says many things: as for the rules, only a
   // statement of the size of a fact restates one.
-  const focus = hits
+  const best = hits
     .slice(0, reach)
     .map((h) =>
-      h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : focusOf(h.memory, weights, least, asking),
+      h.memory.content.length > STATEMENT_MAX_CHARS ? undefined : bestSentenceOf(h.memory, weights, least, asking),
     );
+  // The values (the costly part, read once a memory) only of hits that could restate another:
+  // restates() asks that both say the same share of the query, one speaker apiece.
+  const focus = best.map((bi, i) => {
+    if (!bi) return undefined;
+    const a = (hits[i] as T).memory;
+    const paired = best.some(
+      (bj, j) =>
+        j !== i && bj !== undefined && sameSpeaker(a, (hits[j] as T).memory) && sayTheSame(bi.terms, bj.terms, weights),
+    );
+    return paired ? focusOfSentence(bi, weights) : undefined;
+  });
   // Groups of hits linked by restating, by union-find over the pairs.
   const parent = focus.map((_, i) => i);
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i] as number)));

@@ -26,3 +26,19 @@ export const MEMORY_CHANGES_SQL = `
   CREATE TRIGGER memory_rows_removed AFTER DELETE ON memory_search_rows BEGIN${logged('OLD')}
   END;
 `;
+
+/**
+ * Migration 16 on SQLite: an update of a memory's other columns (promoted_to, superseded_by and
+ * superseded_at, occurred_at, session_id, its emotion) is logged as migration 14's changes are,
+ * so that what a process keeps of a brain's memories until the brain changes (the rows and turns
+ * of memory-word-index/) is forgotten then, whichever process wrote it. An update that also
+ * changes the text is logged twice (the log's reader takes each key once).
+ */
+export const MEMORY_UPDATES_LOGGED_SQL = `
+  CREATE TRIGGER memories_updated AFTER UPDATE ON memories BEGIN
+    INSERT INTO memory_search_changes (search_rowid)
+      SELECT rowid FROM memory_search_rows WHERE memory_id = NEW.id;
+    DELETE FROM memory_search_changes
+      WHERE seq <= (SELECT max(seq) FROM memory_search_changes) - ${MEMORY_CHANGES_KEPT};
+  END;
+`;

@@ -3,7 +3,7 @@ import { KNOWLEDGE_SQL } from './knowledge-sql.js';
 import { MEMORIES_SQL } from './memories-sql.js';
 import { MEMORIES_WHEN_SQL } from './memories-when-sql.js';
 import { SUPERSESSION_SQL } from './supersession-sql.js';
-import { MEMORY_CHANGES_SQL } from './memory-changes-sql.js';
+import { MEMORY_CHANGES_SQL, MEMORY_UPDATES_LOGGED_SQL } from './memory-changes-sql.js';
 import { MEMORY_VECTORS_SQL } from './memory-vectors-sql.js';
 import { SEARCH_INDEX_SQL } from './search-index-sql.js';
 import { WORK_QUEUE_SQL } from './work-queue-sql.js';
@@ -272,5 +272,10 @@ export const sqliteMigrations: Migration[] = [
     version: 15,
     name: 'which memory replaced a memory, and when (design §6.1)',
     sql: SUPERSESSION_SQL,
+  },
+  {
+    version: 16,
+    name: 'every update of a memory in the log of memory index changes, for what the word index keeps',
+    sql: MEMORY_UPDATES_LOGGED_SQL,
   },
 ];

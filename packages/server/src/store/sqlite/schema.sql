@@ -423,6 +423,13 @@ CREATE TRIGGER memories_unindexed AFTER DELETE ON memories BEGIN
   DELETE FROM memory_search_rows WHERE memory_id = OLD.id;
 END;
 
+CREATE TRIGGER memories_updated AFTER UPDATE ON memories BEGIN
+  INSERT INTO memory_search_changes (search_rowid)
+    SELECT rowid FROM memory_search_rows WHERE memory_id = NEW.id;
+  DELETE FROM memory_search_changes
+    WHERE seq <= (SELECT max(seq) FROM memory_search_changes) - 100000;
+END;
+
 CREATE TRIGGER memory_rows_added AFTER INSERT ON memory_search_rows BEGIN
   INSERT INTO memory_search_changes (search_rowid) VALUES (NEW.rowid);
   DELETE FROM memory_search_changes

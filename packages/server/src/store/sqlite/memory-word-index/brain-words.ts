@@ -15,6 +15,8 @@ interface Postings {
   n: number;
   /** Live documents holding it: its document frequency. */
   live: number;
+  /** Its place in termList (and termNames): the base's documents name their stems by it. */
+  id: number;
 }
 
 /** The best candidates of a query, by the store's key, best first. */
@@ -76,6 +78,7 @@ export class BrainWords {
           tfs: base.postTfs.subarray(from, to),
           n: to - from,
           live: to - from,
+          id: i,
         };
         this.termOf.set(term, p);
         this.termList.push(p);
@@ -108,7 +111,7 @@ export class BrainWords {
     for (const [term, tf] of bag.counts) {
       let p = this.termOf.get(term);
       if (!p) {
-        p = { docs: new Int32Array(4), tfs: new Uint16Array(4), n: 0, live: 0 };
+        p = { docs: new Int32Array(4), tfs: new Uint16Array(4), n: 0, live: 0, id: this.termList.length };
         this.termOf.set(term, p);
         this.termList.push(p);
         this.termNames.push(term);
@@ -198,11 +201,13 @@ export class BrainWords {
     if (doc === undefined) return undefined;
     if (doc >= this.baseDocs) return this.addedTerms[doc - this.baseDocs]?.bag;
     const base = this.base as FlatWords;
-    const counts = new Map<string, number>();
-    for (let i = base.docTermStart[doc] as number; i < (base.docTermStart[doc + 1] as number); i++) {
-      counts.set(this.termNames[base.docTermIds[i] as number] as string, base.docTermTfs[i] as number);
-    }
-    return { counts, words: NO_WORDS, length: this.docLength[doc] as number };
+    const from = base.docTermStart[doc] as number;
+    const to = base.docTermStart[doc + 1] as number;
+    return {
+      counts: new BaseCounts(this.termOf, this.termNames, base, from, to),
+      words: NO_WORDS,
+      length: this.docLength[doc] as number,
+    };
   }
 
   /** The turns read around a memory since the brain last changed (and their keys). */
@@ -275,4 +280,58 @@ function selectBest(docs: number[], score: Float64Array, key: Float64Array, k: n
     best.pop();
   }
   return best;
+}
+
+/**
+ * A base document's stems and weighted counts, read in place from the flat arrays (its entries
+ * docTermIds/docTermTfs[from, to), in the order the document holds them): a search ranks ~60
+ * memories' bags, and a Map made for each cost more than the few look-ups ranking makes in it.
+ */
+class BaseCounts implements ReadonlyMap<string, number> {
+  constructor(
+    private readonly termOf: ReadonlyMap<string, Postings>,
+    private readonly termNames: readonly string[],
+    private readonly base: FlatWords,
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
+
+  get size(): number {
+    return this.to - this.from;
+  }
+
+  get(term: string): number | undefined {
+    const p = this.termOf.get(term);
+    if (p === undefined) return undefined;
+    const { docTermIds, docTermTfs } = this.base;
+    for (let i = this.from; i < this.to; i++) if (docTermIds[i] === p.id) return docTermTfs[i] as number;
+    return undefined;
+  }
+
+  has(term: string): boolean {
+    return this.get(term) !== undefined;
+  }
+
+  *entries(): MapIterator<[string, number]> {
+    const { docTermIds, docTermTfs } = this.base;
+    for (let i = this.from; i < this.to; i++) {
+      yield [this.termNames[docTermIds[i] as number] as string, docTermTfs[i] as number];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [term] of this.entries()) yield term;
+  }
+
+  *values(): MapIterator<number> {
+    for (const [, tf] of this.entries()) yield tf;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.entries();
+  }
+
+  forEach(each: (value: number, key: string, map: ReadonlyMap<string, number>) => void): void {
+    for (const [term, tf] of this.entries()) each(tf, term, this);
+  }
 }

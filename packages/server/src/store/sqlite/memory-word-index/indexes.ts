@@ -1,8 +1,10 @@
 import { moduleWorker } from '../../../module-worker.js';
+import type { Memory } from '../../../model.js';
 import type { MemorySearch, MemoryWordIndex, WordIndexBuilt } from '../../memory-store.js';
 import type { IndexedMemoryText, MemoryTextFeed } from './feed-types.js';
 import { BrainWords } from './brain-words.js';
 import type { FlatWords } from './flat.js';
+import { RowsKept } from './rows-kept.js';
 import { TurnsKept } from './turns-kept.js';
 
 /**
@@ -34,6 +36,8 @@ class WordIndexes {
   private readonly turns = new TurnsKept<BrainWords>();
   /** Each query's count of matches (FTS5 counts every match: ~3 ms on 500 long turns), kept as turns are. */
   private readonly counts = new TurnsKept<BrainWords, number>();
+  /** The memories read by key (the candidates), kept as turns are. */
+  private readonly rows = new RowsKept<BrainWords>();
   /** The log's seq up to which changes are applied to every ready index. */
   private applied = -1;
   /** Ready indexes, least lately used first. */
@@ -151,6 +155,7 @@ class WordIndexes {
       this.ready.delete(oldest);
       this.turns.forget(dropped);
       this.counts.forget(dropped);
+      this.rows.forget(dropped);
       this.docs -= dropped.docs;
     }
     words.turns = this.turns;
@@ -184,6 +189,7 @@ class WordIndexes {
         this.ready.delete(brainId);
         this.turns.forget(words);
         this.counts.forget(words);
+        this.rows.forget(words);
       } else this.docs += words.docs;
     }
     this.applied = marks.latest;
@@ -193,6 +199,7 @@ class WordIndexes {
     if (keys.length === 0) return;
     this.turns.forget(words);
     this.counts.forget(words);
+    this.rows.forget(words);
     const now = new Map(this.feed.texts(keys).map((t) => [t.key, t]));
     for (const key of keys) {
       const text = now.get(key);
@@ -215,10 +222,16 @@ class WordIndexes {
     return count;
   }
 
+  /** The memories of these keys that still exist, by key: kept since the brain last changed, or read. */
+  memoriesOf(words: BrainWords, keys: readonly number[]): Map<number, Memory> {
+    return this.rows.read(words, keys, (missing) => this.feed.memories(missing));
+  }
+
   private dropAll(): void {
     this.ready.clear();
     this.turns.clear();
     this.counts.clear();
+    this.rows.clear();
     this.docs = 0;
     this.applied = -1;
   }
@@ -239,7 +252,7 @@ export function wordIndexOf(feed: MemoryTextFeed, brainId: string): MemoryWordIn
     bagOfKey: (key) => words.bagOfKey(key),
     keptTurns: (id) => words.keptTurns(id),
     keepTurns: (id, kept) => words.keepTurns(id, kept),
-    memories: (keys) => feed.memories(keys),
+    memories: (keys) => kept.memoriesOf(words, keys),
     keysOf: (ids) => feed.keysOf(ids),
     countMatches: (search) => kept.countOf(words, search),
   };
