@@ -13,11 +13,11 @@
 #   TypeScript compiler's output does not depend on the Node that runs it. A checkout without
 #   them is built with the line's Node.
 # - `npm ls --all` checks the tree, with the root package.json's `overrides`, is whole.
-# - What runs on each line: the server's whole suite on SQLite (the store whose driver is native
-#   and differs between lines; the PostgreSQL and Redis drivers are plain JavaScript, and the
-#   PostgreSQL run is the machine's Node's), and the MCP server's suite, side by side. The lines
-#   run one after the other at CI's low priority, beside the machine's own run
-#   (docs/performance.md, "Test suite time", has what that costs).
+# - What runs on each line: the server's test files that exercise what differs between Node
+#   lines (LINE_FILES below: the native SQLite driver in the request thread and in workers,
+#   worker pools, Node's HTTP server and parser, fetch, streams, child processes and signals),
+#   on SQLite, and the MCP server's suite. The whole suite runs on the machine's Node; twice more
+#   does not fit CI's 45 minutes on two cores (docs/deployment.md, "Node versions").
 #
 #   scripts/ci/node-lines.sh [major…]        e.g. scripts/ci/node-lines.sh 24
 set -euo pipefail
@@ -59,14 +59,32 @@ copy_checkout() {
   fi
 }
 
+# The server's test files run on each line, and what each stands for.
+LINE_FILES=(
+  test/smoke.test.ts                     # the service end to end, in process
+  test/store/resources.test.ts           # the native SQLite driver, every store
+  test/store/schema.test.ts              # migrations
+  test/search/text-index.test.ts         # SQLite opened in a worker thread (FTS5)
+  test/memories/word-index.test.ts       # the memory word index's worker
+  test/compute/heavy-text.test.ts        # worker pools for heavy text
+  test/http/fast-path.test.ts            # Node's HTTP server and parser, the raw fast path
+  test/http/hostile-requests.test.ts     # malformed requests at the parser
+  test/providers/fake-openai.test.ts     # fetch to an OpenAI-protocol provider
+  test/transfer/export-import.test.ts    # streams: NDJSON and GraphML out and in
+  test/process/http.test.ts              # the real process serving
+  test/process/cli.test.ts               # the CLI as a child process
+  test/process/shutdown.test.ts          # signals and draining
+  test/process/crash.test.ts             # kill -9 and recovery
+)
+
 # The suites on one line, side by side; each one's output kept in a file. A suite that has not
 # ended after SUITE_TIMEOUT seconds is stopped and fails: a test that fails before closing its
 # server leaves the client's runner waiting forever, and CI must end.
 SUITE_TIMEOUT="${SNAPGRAPH_NODE_LINES_SUITE_TIMEOUT:-1800}"
 run_suites() {
   local copy=$1 log=$2 code=0
-  (cd "$copy/packages/server" && SNAPGRAPH_TEST_BACKENDS=sqlite timeout -k 30 "$SUITE_TIMEOUT" \
-    node scripts/run-tests.mjs) >"$log.server" 2>&1 &
+  (cd "$copy/packages/server" && SNAPGRAPH_TEST_BACKEND=sqlite timeout -k 30 "$SUITE_TIMEOUT" \
+    node scripts/run-tests.mjs "${LINE_FILES[@]}") >"$log.server" 2>&1 &
   local server=$!
   (cd "$copy" && timeout -k 30 "$SUITE_TIMEOUT" npm test --silent -w packages/mcp) >"$log.mcp" 2>&1 &
   local mcp=$!
@@ -145,7 +163,7 @@ for major in "${majors[@]}"; do
     failed+=("$major (modules)")
     continue
   fi
-  say "Node $major: installed in $(($(date +%s) - line_started)) s; the suites (the server's on SQLite, mcp)"
+  say "Node $major: installed in $(($(date +%s) - line_started)) s; the suites (${#LINE_FILES[@]} of the server's files on SQLite, mcp)"
   if ! PATH="$export_path" CI="${CI:-true}" run_suites "$copy" "$work/node$major"; then
     failed+=("$major (tests)")
   fi
