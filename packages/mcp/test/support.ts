@@ -72,9 +72,18 @@ export async function connectHttp(endpoint: string, headers: Record<string, stri
   return client;
 }
 
+/**
+ * How long a tool call may take before the SDK gives up on it: a hang guard, not a judgement of
+ * speed. The SDK's default (60 s) is shorter than a crystallize takes when CI runs this suite at a
+ * low priority beside the server's (scripts/ci/node-lines.sh), where one timed out at 60 s.
+ */
+const TOOL_CALL_TIMEOUT_MS = 300_000;
+
 /** A tool call's structured answer; fails the test when the tool reported an error. */
 export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = (await client.callTool({ name, arguments: args }, undefined, {
+    timeout: TOOL_CALL_TIMEOUT_MS,
+  })) as CallToolResult;
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   const text = result.content[0];
   if (text?.type !== 'text') throw new Error(`${name} answered no text`);
@@ -87,7 +96,9 @@ export async function callFailing(
   name: string,
   args: Record<string, unknown>,
 ): Promise<{ text: string; error: any }> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = (await client.callTool({ name, arguments: args }, undefined, {
+    timeout: TOOL_CALL_TIMEOUT_MS,
+  })) as CallToolResult;
   if (!result.isError) throw new Error(`${name} succeeded: ${JSON.stringify(result.content)}`);
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   return { text, error: (result.structuredContent as { error?: unknown } | undefined)?.error };
