@@ -16,8 +16,10 @@ describe('POST /v1/crystallize with an LLM provider', () => {
   let key: TestKey;
   before(async () => {
     llm = await startFakeOpenAI();
+    // LLM_TIMEOUT_MS well above what the fake takes, even on a loaded CI machine (a chunk asked
+    // again once took past 1 s there and was answered 503); the test of the timeout delays more.
     api = await startTestApi({
-      llm: { baseUrl: llm.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 1_000, contextTokens: 512 },
+      llm: { baseUrl: llm.url, apiKey: 'sk-test', model: 'fake-model', timeoutMs: 5_000, contextTokens: 512 },
     });
     key = await api.newKey();
   });
@@ -140,7 +142,7 @@ describe('POST /v1/crystallize with an LLM provider', () => {
 
   it('answers 503 when the provider does not answer in LLM_TIMEOUT_MS, and 502 when it refuses', async () => {
     const brainId = await newBrain();
-    llm.script('chat', behave.delay(3_000));
+    llm.script('chat', behave.delay(8_000));
     const slow = await api.request('POST', '/v1/crystallize', { key, body: { text: TEXT, brain_id: brainId } });
     assert.equal(slow.status, 503, JSON.stringify(slow.body));
     assert.equal(slow.headers['retry-after'], undefined);
